@@ -1,0 +1,14 @@
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUpForm(UserCreationForm[User]):
+    email = forms.EmailField(
+        label=_("E-mail"), help_text=_("Turn and deadline notices are sent here.")
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")

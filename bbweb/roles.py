@@ -1,0 +1,18 @@
+"""Site-wide roles. A game master (GM) may create leagues and rule in the matches they run."""
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, User
+
+GM_GROUP = "Game masters"
+
+
+def is_game_master(user: AbstractBaseUser | AnonymousUser) -> bool:
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return Group.objects.filter(name=GM_GROUP, user__pk=user.pk).exists()
+
+
+def make_game_master(user: User) -> None:
+    group, _ = Group.objects.get_or_create(name=GM_GROUP)
+    group.user_set.add(user)

@@ -1,0 +1,70 @@
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from bbweb.roles import is_game_master, make_game_master
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_visitor_signs_up_and_is_logged_in(client: Client) -> None:
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "alice",
+            "email": "alice@example.org",
+            "password1": "a-long-and-unusual-passphrase",
+            "password2": "a-long-and-unusual-passphrase",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert User.objects.filter(username="alice").exists()
+    assert response.context["user"].username == "alice"
+    assert "Welcome to bbweb, alice." in response.content.decode()
+
+
+def test_a_sign_up_with_mismatched_passwords_creates_nobody(client: Client) -> None:
+    response = client.post(
+        reverse("signup"),
+        {"username": "bob", "email": "b@example.org", "password1": "x" * 12, "password2": "y" * 12},
+    )
+    assert response.status_code == 200
+    assert not User.objects.filter(username="bob").exists()
+
+
+def test_log_in_log_out_and_change_password(client: Client) -> None:
+    User.objects.create_user("carol", password="first-secret-phrase")
+    assert (
+        client.post(
+            reverse("login"), {"username": "carol", "password": "first-secret-phrase"}
+        ).status_code
+        == 302
+    )
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "first-secret-phrase",
+            "new_password1": "second-secret-phrase",
+            "new_password2": "second-secret-phrase",
+        },
+    )
+    assert response.status_code == 302
+    client.post(reverse("logout"))
+    assert client.get(reverse("password_change")).status_code == 302
+    assert client.login(username="carol", password="second-secret-phrase")
+
+
+def test_the_game_master_role_is_granted_explicitly() -> None:
+    dave = User.objects.create_user("dave")
+    assert not is_game_master(dave)
+    make_game_master(dave)
+    assert is_game_master(dave)
+
+
+def test_the_navigation_marks_a_game_master(client: Client) -> None:
+    gm = User.objects.create_user("gm")
+    make_game_master(gm)
+    client.force_login(gm)
+    assert 'class="badge"' in client.get("/").content.decode()

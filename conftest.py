@@ -1,0 +1,31 @@
+import os
+import shutil
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls it makes through
+# live_server are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, object]) -> dict[str, object]:
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("BBWEB_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is missing and the browser tests are mandatory here")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install -y chromium)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
