@@ -1,0 +1,47 @@
+"""bbweb's rules engine: pure Python, deterministic, no Django.
+
+Validate with ``legal``, apply with ``resolve``; a resolution that needs a coach's decision
+returns ``pending`` and the unchanged state, and is resolved again with one more answer.
+"""
+
+from .actions import (
+    Actor,
+    Answer,
+    Declaration,
+    Event,
+    IllegalAction,
+    Resolution,
+)
+from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
+from .legal import check_answer, legal, legal_declarations
+from .resolve import InvalidAnswer, contest_winner, continue_with, resolve
+from .ruleset import LRB5, SplitTeam, ruleset_for
+from .state import MatchState, Pending, Player, Team
+
+__all__ = [
+    "LRB5",
+    "Actor",
+    "Answer",
+    "Declaration",
+    "Dice",
+    "DiceExhausted",
+    "Event",
+    "FairDice",
+    "IllegalAction",
+    "InvalidAnswer",
+    "MatchState",
+    "Pending",
+    "Player",
+    "Resolution",
+    "ScriptedDice",
+    "SplitTeam",
+    "Team",
+    "check_answer",
+    "commitment",
+    "contest_winner",
+    "continue_with",
+    "legal",
+    "legal_declarations",
+    "resolve",
+    "ruleset_for",
+]

@@ -1,0 +1,143 @@
+"""Value objects: declarations, answers, actors, events, errors, resolutions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .state import SIDES, TEAMS, MatchState, Pending
+
+ACTIONS = ("move", "block", "blitz", "pass", "hand_off", "foul", "end_turn", "claim_blitz")
+DECISION_KINDS = (
+    "reroll",
+    "block_die",
+    "push",
+    "follow_up",
+    "apothecary",
+    "intercept",
+    "reroll_approval",
+    "blitz_claim",
+    "touchback",
+)
+ERROR_CODES = (
+    "not_your_turn",
+    "not_your_player",
+    "player_cannot_act",
+    "path_illegal",
+    "too_far",
+    "target_illegal",
+    "blitz_used",
+    "foul_used",
+    "pass_used",
+    "hand_off_used",
+    "decision_pending",
+    "no_decision_pending",
+    "choice_illegal",
+    "not_captain",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """The coach who acts: ``home:captain``, ``away:rival``..."""
+
+    team: str
+    side: str
+
+    @classmethod
+    def parse(cls, text: str) -> Actor:
+        team, _, side = text.partition(":")
+        if team not in TEAMS or side not in SIDES:
+            raise ValueError(f"an actor is TEAM:SIDE (home:captain, away:rival...), not {text!r}")
+        return cls(team, side)
+
+    def __str__(self) -> str:
+        return f"{self.team}:{self.side}"
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    player: str | None
+    action: str
+    path: tuple[str, ...] = ()
+    target: str | None = None
+    then: tuple[str, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Declaration:
+        action = d.get("action")
+        if action not in ACTIONS:
+            raise ValueError(f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+        player = d.get("player")
+        if player is not None and not isinstance(player, str):
+            raise ValueError(f"player must be a player id, not {player!r}")
+        target = d.get("target")
+        if target is not None and not isinstance(target, str):
+            raise ValueError(f"target must be a player id or a square, not {target!r}")
+        path = d.get("path", [])
+        then = d.get("then", [])
+        for name, seq in (("path", path), ("then", then)):
+            if not isinstance(seq, list | tuple) or not all(isinstance(s, str) for s in seq):
+                raise ValueError(f"{name} must be a list of squares")
+        return cls(player, action, tuple(path), target, tuple(then))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "action": self.action}
+        if self.path:
+            out["path"] = list(self.path)
+        if self.target is not None:
+            out["target"] = self.target
+        if self.then:
+            out["then"] = list(self.then)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    kind: str
+    choice: str | int | bool
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Answer:
+        kind = d.get("kind")
+        if kind not in DECISION_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(DECISION_KINDS)}, not {kind!r}")
+        choice = d.get("choice")
+        if not isinstance(choice, str | int | bool):
+            raise ValueError(f"choice must be a string, an integer or a boolean, not {choice!r}")
+        return cls(kind, choice)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "choice": self.choice}
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalAction:
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+@dataclass(slots=True)
+class Event:
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, **self.data}
+
+
+@dataclass(slots=True)
+class Resolution:
+    state: MatchState
+    events: list[Event]
+    pending: Pending | None
+    # when pending: the half-done state at the decision, for display only (never stored)
+    partial: MatchState | None = None
+
+    @property
+    def dice_read(self) -> int:
+        """Faces read by this resolution (also when it stopped at a decision)."""
+        return sum(len(e.data.get("faces", ())) for e in self.events)

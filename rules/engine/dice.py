@@ -1,0 +1,63 @@
+"""Dice streams: every face is read by its index in the match's stream."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Protocol
+
+
+class DiceExhausted(Exception):
+    """A scripted stream has no more faces."""
+
+
+class Dice(Protocol):
+    def face(self, index: int, sides: int) -> int: ...
+
+
+class FairDice:
+    """HMAC-SHA256(seed, "match:index:attempt") with rejection sampling (no modulo bias)."""
+
+    __slots__ = ("_cache", "match_id", "seed")
+
+    def __init__(self, seed: bytes, match_id: str) -> None:
+        self.seed = seed
+        self.match_id = match_id
+        self._cache: dict[tuple[int, int], int] = {}
+
+    def face(self, index: int, sides: int) -> int:
+        key = (index, sides)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        limit = 2**64 - (2**64 % sides)
+        j = 0
+        while True:
+            msg = f"{self.match_id}:{index}:{j}".encode()
+            x = int.from_bytes(hmac.new(self.seed, msg, hashlib.sha256).digest()[:8], "big")
+            if x < limit:
+                value = x % sides + 1
+                self._cache[key] = value
+                return value
+            j += 1
+
+
+def commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
+
+
+class ScriptedDice:
+    """Faces fixed in advance (scenarios, tests)."""
+
+    __slots__ = ("faces",)
+
+    def __init__(self, faces: list[int]) -> None:
+        self.faces = list(faces)
+
+    def face(self, index: int, sides: int) -> int:
+        if index >= len(self.faces):
+            raise DiceExhausted(f"dice exhausted: roll {index + 1} asked, {len(self.faces)} given")
+        value = self.faces[index]
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise ValueError(f"die {index + 1} is {value!r}, not a face of a {sides}-sided die")
+        return value

@@ -1,0 +1,218 @@
+"""Validation, kept apart from resolution: ``legal`` returns an IllegalAction or None."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .actions import Actor, Answer, Declaration, IllegalAction
+from .board import NAMES, NEIGHBOURS, adjacent, parse_square
+from .core import move_budget
+from .resolve import CAPTAIN_KINDS, _same
+from .ruleset import LRB5, ruleset_for
+from .state import MatchState, Pending, Player
+
+_E = IllegalAction
+
+
+def _actor(actor: Actor | str) -> Actor:
+    return Actor.parse(actor) if isinstance(actor, str) else actor
+
+
+def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> IllegalAction | None:
+    act = _actor(actor)
+    rs = ruleset_for(state)
+    d = declaration
+    if state.pending is not None:
+        return _E(
+            "decision_pending",
+            f"A {state.pending.kind} decision awaits {state.pending.to}; answer it first.",
+        )
+    if act.team != state.active:
+        return _E("not_your_turn", f"It is the {state.active} team's turn.")
+    team = state.teams[act.team]
+    if rs.side_of(act.side) in team.ended:
+        return _E("not_your_turn", f"The {act.side}'s side has already ended its turn.")
+    if d.action == "end_turn":
+        return None
+    if d.action == "claim_blitz":
+        if not rs.may_claim_blitz():
+            return _E("player_cannot_act", "Claiming the Blitz is a split-team house rule.")
+        if act.side != "rival":
+            return _E("not_your_player", "The Blitz already belongs to the captain's side.")
+        if team.blitz_used or team.blitz_claimed or team.blitz_side == "rival":
+            return _E("blitz_used", "The Blitz of this team turn was already used or claimed.")
+        return None
+    if d.player is None or d.player not in state.players:
+        return _E("not_your_player", f"There is no player {d.player!r}.")
+    p = state.players[d.player]
+    if not rs.controls(act.team, act.side, p):
+        if p.team != act.team:
+            return _E("not_your_player", f"{p.id} plays for the {p.team} team.")
+        return _E("not_your_player", f"{p.id} belongs to the {p.side}'s side.")
+    if p.acted:
+        return _E("player_cannot_act", f"{p.id} has already acted this turn.")
+    if p.at is None or p.state not in ("standing", "prone"):
+        return _E("player_cannot_act", f"{p.id} is {p.state} and cannot act.")
+    if d.action == "pass":
+        return _E("player_cannot_act", "The Pass action is not available yet (part 2).")
+    if d.action == "block" and p.state != "standing":
+        return _E("player_cannot_act", f"{p.id} is prone and cannot block.")
+    allowance = _allowance(rs, state, act, d)
+    if allowance is not None:
+        return allowance
+    if d.action == "block" and d.path:
+        return _E("path_illegal", "A Block has no movement; declare a Blitz to move first.")
+    err = _path(state, p, d.path)
+    if err is not None:
+        return err
+    extra = (1 if d.action == "blitz" else 0) + len(d.then)
+    if len(d.path) + extra > move_budget(p):
+        return _E(
+            "too_far",
+            f"{p.id} can enter at most {move_budget(p)} squares "
+            f"(MA {p.ma}{', standing up' if p.state == 'prone' else ''}).",
+        )
+    end = parse_square(d.path[-1]) if d.path else p.at
+    if d.action in ("block", "blitz", "foul", "hand_off"):
+        return _target(state, p, d, end)
+    if d.then:
+        return _E("path_illegal", "Only a Blitz continues with 'then' squares.")
+    if d.target is not None:
+        return _E("target_illegal", f"A {d.action} has no target.")
+    return None
+
+
+def _allowance(rs: LRB5, state: MatchState, act: Actor, d: Declaration) -> IllegalAction | None:
+    team = state.teams[act.team]
+    if d.action == "blitz" and not rs.blitz_free(team, act.side):
+        if team.blitz_used:
+            return _E("blitz_used", "The team has already blitzed this turn.")
+        return _E("blitz_used", f"The Blitz of this turn belongs to the {team.blitz_side}'s side.")
+    if d.action == "foul" and not rs.foul_free(team, act.side):
+        return _E("foul_used", "This side has already fouled this turn.")
+    if d.action == "hand_off" and team.hand_off_used:
+        return _E("hand_off_used", "The team has already handed off this turn.")
+    return None
+
+
+def _path(state: MatchState, p: Player, path: tuple[str, ...]) -> IllegalAction | None:
+    assert p.at is not None
+    if p.rooted and path:
+        return _E("path_illegal", f"{p.id} has taken root and cannot move.")
+    cur = p.at
+    for name in path:
+        try:
+            sq = parse_square(name)
+        except ValueError:
+            return _E("path_illegal", f"{name!r} is not a square of the pitch.")
+        if not adjacent(cur, sq):
+            return _E("path_illegal", f"{NAMES[sq]} is not next to {NAMES[cur]}.")
+        occ = state.board.get(sq)
+        if occ is not None and occ != p.id:
+            return _E("path_illegal", f"{NAMES[sq]} is occupied by {occ}.")
+        cur = sq
+    return None
+
+
+def _target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAction | None:
+    if d.target is None or d.target not in state.players:
+        return _E("target_illegal", f"A {d.action} needs a target player.")
+    t = state.players[d.target]
+    if t.at is None or not adjacent(end, t.at):
+        return _E("target_illegal", f"{d.target} is not next to {NAMES[end]}.")
+    if d.action in ("block", "blitz"):
+        if t.team == p.team or t.state != "standing":
+            return _E("target_illegal", f"{d.target} is not a standing opponent.")
+        if d.then:
+            cur = None
+            for name in d.then:
+                try:
+                    sq = parse_square(name)
+                except ValueError:
+                    return _E("path_illegal", f"{name!r} is not a square of the pitch.")
+                if cur is None:
+                    if not (adjacent(end, sq) or adjacent(t.at, sq) or sq == t.at):
+                        return _E("path_illegal", f"{NAMES[sq]} cannot follow the block.")
+                elif not adjacent(cur, sq):
+                    return _E("path_illegal", f"{NAMES[sq]} is not next to {NAMES[cur]}.")
+                cur = sq
+        return None
+    if d.then:
+        return _E("path_illegal", "Only a Blitz continues with 'then' squares.")
+    if d.action == "foul":
+        if t.team == p.team or t.state not in ("prone", "stunned"):
+            return _E("target_illegal", f"{d.target} is not an opponent on the ground.")
+        return None
+    if t.state != "standing" or t.id == p.id:
+        return _E("target_illegal", f"{d.target} cannot take a hand-off.")
+    return None
+
+
+def check_answer(
+    state: MatchState, pending: Pending | None, actor: Actor | str, answer: Answer
+) -> IllegalAction | None:
+    """May ``actor`` give ``answer`` to the pending decision?"""
+    act = _actor(actor)
+    if pending is None:
+        return _E("no_decision_pending", "No decision is pending.")
+    rs = ruleset_for(state)
+    if not rs.accepts(pending.to, str(act)):
+        to_team = pending.to.split(":")[0]
+        if act.team == to_team and pending.kind in CAPTAIN_KINDS:
+            return _E("not_captain", f"Only the captain answers a {pending.kind} decision.")
+        return _E("not_your_player", f"This decision is for {pending.to}.")
+    if answer.kind != pending.kind:
+        return _E(
+            "choice_illegal", f"The pending decision is a {pending.kind}, not a {answer.kind}."
+        )
+    if not any(_same(answer.choice, o) for o in pending.options):
+        return _E("choice_illegal", f"{answer.choice!r} is not one of {pending.options}.")
+    return None
+
+
+def legal_declarations(state: MatchState, actor: Actor | str) -> Iterator[Declaration]:
+    """A lazy sample of legal declarations for random play: for each player, staying put,
+    single-step paths and short walks, blocks, blitzes and fouls on neighbours; then
+    claim_blitz and end_turn. Every yielded declaration passes ``legal``."""
+    act = _actor(actor)
+    if state.pending is not None or act.team != state.active:
+        return
+    for p in state.players.values():
+        if p.team != act.team or p.at is None:
+            continue
+        for d in _player_candidates(state, p):
+            if legal(state, act, d) is None:
+                yield d
+    claim = Declaration(None, "claim_blitz")
+    if legal(state, act, claim) is None:
+        yield claim
+    yield Declaration(None, "end_turn")
+
+
+def _player_candidates(state: MatchState, p: Player) -> Iterator[Declaration]:
+    assert p.at is not None
+    yield Declaration(p.id, "move")
+    free = [s for s in NEIGHBOURS[p.at] if s not in state.board]
+    for s in free:
+        yield Declaration(p.id, "move", (NAMES[s],))
+        for s2 in NEIGHBOURS[s]:
+            if s2 not in state.board and s2 != p.at:
+                yield Declaration(p.id, "move", (NAMES[s], NAMES[s2]))
+                break
+    for s in NEIGHBOURS[p.at]:
+        oid = state.board.get(s)
+        if oid is None:
+            continue
+        o = state.players[oid]
+        if o.team == p.team:
+            yield Declaration(p.id, "hand_off", (), oid)
+            continue
+        yield Declaration(p.id, "block", (), oid)
+        yield Declaration(p.id, "blitz", (), oid)
+        yield Declaration(p.id, "foul", (), oid)
+    for s in free:
+        for s2 in NEIGHBOURS[s]:
+            oid = state.board.get(s2)
+            if oid is not None and state.players[oid].team != p.team and s2 != p.at:
+                yield Declaration(p.id, "blitz", (NAMES[s],), oid)
+                yield Declaration(p.id, "foul", (NAMES[s],), oid)

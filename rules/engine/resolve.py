@@ -1,0 +1,1174 @@
+"""Resolution: a declaration, the answers given so far and the dice -> a new state, the events
+and maybe a pending decision. Nothing half-done is ever stored: when a decision is needed the
+returned state is the input state (a copy) with only ``pending`` set; the caller resolves the
+same declaration again from the same state with one more answer, reading the same dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Actor, Answer, Declaration, Event, IllegalAction, Resolution
+from .board import D8, HEIGHT, NAMES, NEIGHBOURS, adjacent, on_pitch, parse_square, square, xy
+from .board import push_squares as _push_squares
+from .core import assists, end_zone_of_opponent, enemy_tz, gfi_limit, has_tz, tz_players
+from .dice import Dice
+from .ruleset import LRB5, ruleset_for
+from .skills import reroll_skill
+from .state import MatchState, Pending, Player, other
+from .tables import CASUALTY, SEVERITY, agility_target, injury_result
+
+CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim"))
+
+
+class InvalidAnswer(ValueError):
+    """An answer that does not fit the decision the engine reached (see ``check_answer``)."""
+
+    def __init__(self, error: IllegalAction) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class _Stop(Exception):
+    def __init__(self, pending: Pending) -> None:
+        super().__init__(pending.kind)
+        self.pending = pending
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+class Ctx:
+    __slots__ = (
+        "actor",
+        "ai",
+        "answers",
+        "copied",
+        "crowd",
+        "dice",
+        "events",
+        "loose",
+        "mover",
+        "rs",
+        "st",
+        "turnover",
+    )
+
+    def __init__(self, st: MatchState, dice: Dice, answers: tuple[Answer, ...], actor: Actor):
+        self.st = st
+        self.dice = dice
+        self.answers = answers
+        self.ai = 0
+        self.events: list[Event] = []
+        self.copied: set[str] = set()
+        self.rs: LRB5 = ruleset_for(st)
+        self.turnover = False
+        self.actor = actor
+        self.loose: list[int] = []  # squares where a loose ball must bounce
+        self.mover: _Mover | None = None
+        # players pushed into the crowd, injured after the follow-up (with the square the
+        # ball left the pitch from, when they held it)
+        self.crowd: list[tuple[str, int | None]] = []
+
+    # -- plumbing --------------------------------------------------------------------------
+    def roll(self, sides: int) -> int:
+        face = self.dice.face(self.st.dice_used, sides)
+        self.st.dice_used += 1
+        return face
+
+    def mp(self, pid: str) -> Player:
+        """The player, safe to change (copied on first write)."""
+        if pid not in self.copied:
+            self.copied.add(pid)
+            self.st.players[pid] = self.st.players[pid].copy()
+        return self.st.players[pid]
+
+    def ev(self, type_: str, **data: Any) -> None:
+        self.events.append(Event(type_, data))
+
+    def ask(self, kind: str, to: str, options: list[Any], default: Any) -> Any:
+        if self.ai < len(self.answers):
+            a = self.answers[self.ai]
+            self.ai += 1
+            if a.kind != kind or not any(_same(a.choice, o) for o in options):
+                raise InvalidAnswer(
+                    IllegalAction(
+                        "choice_illegal",
+                        f"the engine awaits a {kind} decision with options {options}, "
+                        f"not {a.kind} {a.choice!r}",
+                    )
+                )
+            self.ev("decision", kind=kind, to=to, choice=a.choice)
+            return a.choice
+        raise _Stop(Pending(kind, to, options, default))
+
+    def decider(self, p: Player) -> str:
+        return self.rs.decider(p.team, p.side)
+
+    # -- board -------------------------------------------------------------------------------
+    def place(self, pid: str, sq: int | None) -> None:
+        p = self.mp(pid)
+        if p.at is not None and self.st.board.get(p.at) == pid:
+            del self.st.board[p.at]
+        p.at = sq
+        if sq is not None:
+            self.st.board[sq] = pid
+
+
+# ------------------------------------------------------------------------------------------
+# Rolls and rerolls
+
+
+def _d6_roll(
+    ctx: Ctx,
+    purpose: str,
+    p: Player,
+    target: int,
+    mods: dict[str, int],
+    *,
+    agility: bool = True,
+    skill_reroll: bool = True,
+    **extra: Any,
+) -> bool:
+    """A D6 against a target with modifiers; a natural 1 fails and (agility rolls) a natural
+    6 succeeds. Offers a reroll once after a failure."""
+    rerolled = False
+    while True:
+        face = ctx.roll(6)
+        total = face + sum(mods.values())
+        ok = face != 1 and (total >= target or (agility and face == 6))
+        ctx.ev(
+            purpose,
+            purpose=purpose,
+            player=p.id,
+            target=target,
+            modifiers=dict(mods),
+            faces=[face],
+            total=total,
+            result="success" if ok else "failure",
+            reroll=rerolled,
+            **extra,
+        )
+        if ok or rerolled:
+            return ok
+        if not _offer_reroll(ctx, ctx.st.players[p.id], purpose, skill_reroll=skill_reroll):
+            return False
+        rerolled = True
+
+
+def _offer_reroll(ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True) -> bool:
+    st = ctx.st
+    team = st.teams[p.team]
+    options: list[str] = []
+    if p.team == st.active and team.rerolls > 0 and not team.reroll_used:
+        options.append("team")
+    skill = reroll_skill(purpose) if skill_reroll else None
+    if skill is not None and p.has(skill) and skill not in p.used:
+        options.append(f"skill:{skill}")
+    if p.has("Pro") and "Pro" not in p.used and p.team == st.active:
+        options.append("skill:Pro")
+    if not options:
+        return False
+    options.append("none")
+    choice = ctx.ask("reroll", ctx.decider(p), options, "none")
+    if choice == "none":
+        return False
+    if choice == "team":
+        if ctx.rs.reroll_needs_approval(p.side):
+            ok = ctx.ask("reroll_approval", ctx.rs.captain(p.team), ["approve", "deny"], "approve")
+            if ok == "deny":
+                ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="denied")
+                return False
+        team.reroll_used = True
+        team.rerolls -= 1
+        ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
+        if p.has("Loner"):
+            face = ctx.roll(6)
+            ok = face >= 4
+            ctx.ev(
+                "loner",
+                purpose="loner",
+                player=p.id,
+                target=4,
+                modifiers={},
+                faces=[face],
+                result="success" if ok else "failure",
+            )
+            return ok
+        return True
+    name = str(choice).split(":", 1)[1]
+    if name in ("Dodge", "Sure Feet", "Pro", "Break Tackle"):
+        mp = ctx.mp(p.id)
+        mp.used = mp.used | {name}
+    ctx.ev("reroll", source=f"skill:{name}", player=p.id, purpose=purpose, result="used")
+    if name == "Pro":
+        face = ctx.roll(6)
+        ok = face >= 4
+        ctx.ev(
+            "pro",
+            purpose="pro",
+            player=p.id,
+            target=4,
+            modifiers={},
+            faces=[face],
+            result="success" if ok else "failure",
+        )
+        return ok
+    return True
+
+
+# ------------------------------------------------------------------------------------------
+# Knock-downs, armour, injury
+
+
+def _fall(ctx: Ctx, pids: list[str], *, by: Player | None = None, place_only: bool = False) -> None:
+    """Knock players down (in the given order: defender before attacker), then roll armour
+    and injury for each, then bounce a dropped ball. ``place_only``: placed prone (Wrestle),
+    no armour roll."""
+    st = ctx.st
+    dropped: int | None = None
+    for pid in pids:
+        p = ctx.mp(pid)
+        if p.at is None:
+            continue
+        p.state = "prone"
+        p.rooted = False
+        ctx.ev("knocked_down" if not place_only else "placed_prone", player=pid, at=NAMES[p.at])
+        if st.carrier == pid:
+            dropped = p.at
+            st.carrier = None
+            st.ball_at = p.at
+            if p.team == st.active:
+                ctx.turnover = True
+        if p.team == st.active and not place_only:
+            ctx.turnover = True
+        if not place_only:
+            _armour(ctx, pid, by)
+    if dropped is not None:
+        _bounce(ctx, dropped)
+
+
+def _armour(
+    ctx: Ctx,
+    pid: str,
+    by: Player | None,
+    *,
+    foul_mods: dict[str, int] | None = None,
+    fouler: Player | None = None,
+) -> bool:
+    """Armour (and injury if broken). Returns True when the fouler is seen by the referee."""
+    p = ctx.st.players[pid]
+    a, b = ctx.roll(6), ctx.roll(6)
+    mods = dict(foul_mods or {})
+    base = a + b + sum(mods.values())
+    claw = by is not None and by.has("Claw/Claws")
+    bonus_skill = None
+    if by is not None and by.has("Mighty Blow"):
+        bonus_skill = "Mighty Blow"
+    if fouler is not None and fouler.has("Dirty Player"):
+        bonus_skill = "Dirty Player"
+
+    def broken(total: int) -> bool:
+        return total > p.av or (claw and total >= 8)
+
+    bonus_on_injury = False
+    if broken(base):
+        bonus_on_injury = bonus_skill is not None
+    elif bonus_skill is not None and broken(base + 1):
+        mods[bonus_skill] = 1
+        base += 1
+    ok = broken(base)
+    ctx.ev(
+        "armour",
+        purpose="armour",
+        player=pid,
+        target=p.av + 1,
+        modifiers=mods,
+        faces=[a, b],
+        total=base,
+        result="broken" if ok else "holds",
+        claw=claw,
+    )
+    seen = fouler is not None and a == b and not (fouler.has("Sneaky Git") and not ok)
+    if ok:
+        inj_mods = {bonus_skill: 1} if bonus_on_injury and bonus_skill else {}
+        double = _injury(ctx, pid, inj_mods)
+        seen = seen or (fouler is not None and double)
+    return seen
+
+
+def _injury(ctx: Ctx, pid: str, mods: dict[str, int], *, crowd: bool = False) -> bool:
+    """Injury roll and its consequences; returns whether the two dice were a double."""
+    st = ctx.st
+    p = ctx.mp(pid)
+    a, b = ctx.roll(6), ctx.roll(6)
+    total = a + b + sum(mods.values())
+    result = injury_result(total, thick_skull=p.has("Thick Skull"), stunty=p.has("Stunty"))
+    ctx.ev(
+        "injury",
+        purpose="injury",
+        player=pid,
+        modifiers=dict(mods),
+        faces=[a, b],
+        total=total,
+        result=result,
+        crowd=crowd,
+    )
+    team = st.teams[p.team]
+    if result == "stunned":
+        if crowd:
+            p.state = "reserves"
+        else:
+            p.state = "stunned"
+            p.stunned_now = p.team == st.active
+        return a == b
+    if result == "ko":
+        sq = p.at
+        _off_pitch(ctx, pid, "ko")
+        if team.apothecary and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
+            team.apothecary = False
+            ctx.ev("apothecary", player=pid, injury="ko")
+            p = ctx.mp(pid)
+            if crowd or sq is None:
+                p.state = "reserves"
+            else:
+                ctx.place(pid, sq)
+                p.state = "stunned"
+                p.stunned_now = p.team == st.active
+        return a == b
+    if result == "badly_hurt":
+        cas = "badly_hurt"
+        ctx.ev("casualty", player=pid, faces=[], result=cas, stunty=True)
+    else:
+        cas = _casualty_roll(ctx, pid)
+    _off_pitch(ctx, pid, "casualty")
+    ctx.mp(pid).casualty = cas
+    if team.apothecary and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
+        team.apothecary = False
+        second = cas if result == "badly_hurt" else _casualty_roll(ctx, pid)
+        cas = min(cas, second, key=SEVERITY.index)
+        ctx.ev("apothecary", player=pid, injury="casualty", result=cas)
+        ctx.mp(pid).casualty = cas
+        if cas == "badly_hurt":
+            _to_reserves(ctx, pid)
+            return a == b
+    if p.has("Regeneration"):
+        face = ctx.roll(6)
+        ok = face >= 4
+        ctx.ev(
+            "regeneration",
+            purpose="regeneration",
+            player=pid,
+            target=4,
+            modifiers={},
+            faces=[face],
+            result="success" if ok else "failure",
+        )
+        if ok:
+            _to_reserves(ctx, pid)
+    return a == b
+
+
+def _to_reserves(ctx: Ctx, pid: str) -> None:
+    p = ctx.mp(pid)
+    p.state = "reserves"
+    p.casualty = None
+
+
+def _casualty_roll(ctx: Ctx, pid: str) -> str:
+    t, u = ctx.roll(6), ctx.roll(8)
+    value = t * 10 + u
+    result = CASUALTY[value]
+    ctx.ev("casualty", purpose="casualty", player=pid, faces=[t, u], roll=value, result=result)
+    return result
+
+
+def _off_pitch(ctx: Ctx, pid: str, state: str) -> None:
+    st = ctx.st
+    p = ctx.mp(pid)
+    sq = p.at
+    if st.carrier == pid:
+        st.carrier = None
+        st.ball_at = sq
+        if sq is not None:
+            ctx.loose.append(sq)
+    if sq is not None:
+        ctx.place(pid, None)
+    p.state = state
+    p.stunned_now = False
+
+
+# ------------------------------------------------------------------------------------------
+# The ball on the ground
+
+
+def _bounce(ctx: Ctx, frm: int) -> None:
+    d = ctx.roll(8)
+    dx, dy = D8[d - 1]
+    x, y = xy(frm)
+    nx, ny = x + dx, y + dy
+    ctx.ev(
+        "bounce",
+        purpose="bounce",
+        faces=[d],
+        frm=NAMES[frm],
+        to=NAMES[square(nx, ny)] if on_pitch(nx, ny) else None,
+    )
+    if not on_pitch(nx, ny):
+        _throw_in(ctx, frm)
+        return
+    _land(ctx, square(nx, ny))
+
+
+def _land(ctx: Ctx, sq: int) -> None:
+    """The ball arrives on a square: a standing player must try to catch it, else it rests
+    (on an empty square) or bounces again."""
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is None:
+        return
+    p = st.players[pid]
+    if not has_tz(p):
+        _bounce(ctx, sq)
+        return
+    _catch(ctx, p, accurate=False)
+
+
+def _catch(ctx: Ctx, p: Player, *, accurate: bool) -> bool:
+    st = ctx.st
+    assert p.at is not None
+    mods: dict[str, int] = {}
+    if accurate:
+        mods["accurate"] = 1
+    tz = enemy_tz(st, p.at, p.team)
+    if tz:
+        mods["tackle_zones"] = -tz
+    if st.weather == "pouring_rain":
+        mods["pouring_rain"] = -1
+    ok = _d6_roll(ctx, "catch", p, agility_target(p.ag), mods)
+    if ok:
+        st.carrier = p.id
+        st.ball_at = None
+        return True
+    _bounce(ctx, p.at)
+    return False
+
+
+def _throw_in(ctx: Ctx, last: int) -> None:
+    """The crowd throws the ball back from the last square on the pitch."""
+    st = ctx.st
+    while True:
+        x, y = xy(last)
+        d = ctx.roll(6)
+        lateral = -1 if d <= 2 else (0 if d <= 4 else 1)
+        if y == 0 or y == HEIGHT - 1:
+            dx, dy = lateral, (1 if y == 0 else -1)
+        else:
+            dx, dy = (1 if x == 0 else -1), lateral
+        a, b = ctx.roll(6), ctx.roll(6)
+        dist = a + b
+        cx, cy = x, y
+        out = False
+        for _ in range(dist):
+            if not on_pitch(cx + dx, cy + dy):
+                out = True
+                break
+            cx, cy = cx + dx, cy + dy
+        ctx.ev(
+            "throw_in",
+            purpose="throw_in",
+            faces=[d, a, b],
+            frm=NAMES[last],
+            to=None if out else NAMES[square(cx, cy)],
+        )
+        if out:
+            last = square(cx, cy)
+            continue
+        st.ball_at = square(cx, cy)
+        st.carrier = None
+        pid = st.board.get(st.ball_at)
+        if pid is None:
+            return
+        p = st.players[pid]
+        if has_tz(p):
+            _catch(ctx, p, accurate=False)
+        else:
+            _bounce(ctx, st.ball_at)
+        return
+
+
+def _flush_loose(ctx: Ctx) -> None:
+    while ctx.loose:
+        sq = ctx.loose.pop(0)
+        if ctx.st.carrier is None and ctx.st.ball_at == sq:
+            _bounce(ctx, sq)
+
+
+# ------------------------------------------------------------------------------------------
+# Moving
+
+
+class _Mover:
+    """The moving player's movement allowance during one action."""
+
+    __slots__ = ("gfi", "pid", "used")
+
+    def __init__(self, pid: str) -> None:
+        self.pid = pid
+        self.used = 0
+        self.gfi = 0
+
+
+def _need_square(ctx: Ctx, mv: _Mover) -> str:
+    """Pay one square of movement, rolling Going For It past MA: ``ok``, ``none`` (no
+    movement left) or ``fell`` (the Going For It failed)."""
+    p = ctx.st.players[mv.pid]
+    if mv.used < p.ma:
+        mv.used += 1
+        return "ok"
+    if mv.gfi >= gfi_limit(p):
+        return "none"
+    mv.gfi += 1
+    mv.used += 1
+    target = 3 if ctx.st.weather == "blizzard" else 2
+    return "ok" if _d6_roll(ctx, "gfi", p, target, {}, agility=False) else "fell"
+
+
+def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
+    """One square entered: GFI, dodge, pick-up. False when the action stops."""
+    st = ctx.st
+    p = st.players[mv.pid]
+    assert p.at is not None
+    if sq in st.board or not adjacent(p.at, sq) or p.rooted:
+        return False
+    frm = p.at
+    paid = _need_square(ctx, mv)
+    if paid != "ok":
+        if paid == "fell":
+            ctx.place(mv.pid, sq)
+            _fall(ctx, [mv.pid])
+        return False
+    tackled = tz_players(st, frm, p.team)
+    if tackled:
+        mods = {"dodge": 1}
+        if not p.has("Stunty"):
+            tz = enemy_tz(st, sq, p.team, ignore=None)
+            # the player's own square is left: its tackle zones on the target still count
+            if tz:
+                mods["tackle_zones"] = -tz
+        stat = p.ag
+        extra: dict[str, Any] = {}
+        if p.has("Break Tackle") and "Break Tackle" not in p.used and p.st > p.ag:
+            stat = p.st
+            mp = ctx.mp(p.id)
+            mp.used = mp.used | {"Break Tackle"}
+            extra["break_tackle"] = True
+        no_dodge = any(q.has("Tackle") for q in tackled)
+        ok = _d6_roll(
+            ctx,
+            "dodge",
+            p,
+            agility_target(stat),
+            mods,
+            skill_reroll=not no_dodge,
+            frm=NAMES[frm],
+            to=NAMES[sq],
+            **extra,
+        )
+        ctx.place(mv.pid, sq)
+        if not ok:
+            _fall(ctx, [mv.pid])
+            return False
+    else:
+        ctx.place(mv.pid, sq)
+    ctx.ev("move", player=mv.pid, frm=NAMES[frm], to=NAMES[sq])
+    if st.carrier is None and st.ball_at == sq:
+        return _pick_up(ctx, st.players[mv.pid], sq)
+    return True
+
+
+def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
+    st = ctx.st
+    mods = {"pick_up": 1}
+    tz = enemy_tz(st, sq, p.team)
+    if tz:
+        mods["tackle_zones"] = -tz
+    if st.weather == "pouring_rain":
+        mods["pouring_rain"] = -1
+    if _d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
+        st.carrier = p.id
+        st.ball_at = None
+        return True
+    ctx.turnover = True
+    _bounce(ctx, sq)
+    return False
+
+
+def _walk(ctx: Ctx, mv: _Mover, squares: list[int]) -> bool:
+    for sq in squares:
+        if ctx.turnover or not _step(ctx, mv, sq):
+            return False
+    return not ctx.turnover
+
+
+# ------------------------------------------------------------------------------------------
+# Blocking
+
+
+_RANK_ATT = {6: 6, 5: 5, 2: 4, 3: 4, 4: 2, 1: 1}
+
+
+def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
+    """How good a block face is for the attacker (higher is better)."""
+    if face == 4:
+        ab, db = att.has("Block"), dfn.has("Block")
+        if ab and not db:
+            return 5
+        if ab or (blitz and att.has("Juggernaut")) or att.has("Wrestle"):
+            return 3
+        return 2
+    if face == 5 and dfn.has("Dodge") and not att.has("Tackle"):
+        return 4
+    return _RANK_ATT[face]
+
+
+def _block(ctx: Ctx, att_id: str, def_id: str, *, blitz: bool, frenzy_second: bool = False) -> bool:
+    """One block. True when the attacker is still up and may go on."""
+    st = ctx.st
+    att = st.players[att_id]
+    dfn = st.players[def_id]
+    assert att.at is not None and dfn.at is not None
+    a_st = att.st + (1 if blitz and att.has("Horns") else 0)
+    d_st = dfn.st
+    if (
+        att.has("Dauntless")
+        and a_st < d_st
+        and _d6_roll(ctx, "dauntless", att, d_st + 1, {"strength": a_st}, agility=False)
+    ):
+        a_st = d_st
+    a_tot = a_st + assists(st, att, dfn, exclude=att_id)
+    d_tot = d_st + assists(st, dfn, att, exclude=def_id)
+    if a_tot == d_tot:
+        n, chooser = 1, att
+    elif a_tot > d_tot:
+        n, chooser = (3 if a_tot > 2 * d_tot else 2), att
+    else:
+        n, chooser = (3 if d_tot > 2 * a_tot else 2), dfn
+    rerolled = False
+    while True:
+        faces = [ctx.roll(6) for _ in range(n)]
+        scores = [_face_score(f, att, dfn, blitz) for f in faces]
+        ctx.ev(
+            "block",
+            purpose="block",
+            player=att_id,
+            target=def_id,
+            faces=faces,
+            strength={"attacker": a_tot, "defender": d_tot},
+            chooser=chooser.id,
+            reroll=rerolled,
+        )
+        picked = max(scores) if chooser is att else min(scores)
+        failed = picked <= 2  # the attacker would go down
+        if not failed or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
+            break
+        rerolled = True
+    options = sorted(set(faces))
+    if len({2 if f == 3 else f for f in options}) == 1:  # 2 and 3 are both Pushed
+        face = options[0]
+    else:
+        best = max(faces, key=lambda f: _face_score(f, att, dfn, blitz))
+        worst = min(faces, key=lambda f: _face_score(f, att, dfn, blitz))
+        default = best if chooser is att else worst
+        face = int(ctx.ask("block_die", ctx.decider(chooser), options, default))
+    ctx.ev("block_result", player=att_id, target=def_id, face=face)
+    att = st.players[att_id]
+    dfn = st.players[def_id]
+    jug = blitz and att.has("Juggernaut")
+    if face == 1:
+        _fall(ctx, [att_id], by=dfn)
+        return False
+    if face == 4:
+        ab, db = att.has("Block"), dfn.has("Block")
+        if jug and not (ab and not db):
+            face = 2
+        else:
+            att_down, def_down = not ab, not db
+            # a Wrestle owner wrestles rather than be knocked down (Juggernaut forbids the
+            # target's Wrestle)
+            if (att_down and att.has("Wrestle")) or (def_down and dfn.has("Wrestle") and not jug):
+                ctx.ev("wrestle", player=att_id if att_down and att.has("Wrestle") else def_id)
+                _fall(ctx, [def_id, att_id], place_only=True)
+                return False
+            if def_down:
+                _fall(ctx, [def_id], by=att)
+            if att_down:
+                _fall(ctx, [att_id], by=dfn)
+            return not att_down and st.players[att_id].state == "standing"
+    knock = face == 6 or (face == 5 and not (dfn.has("Dodge") and not att.has("Tackle")))
+    return _push_and_follow(
+        ctx, att_id, def_id, knock=knock, blitz=blitz, frenzy_second=frenzy_second
+    )
+
+
+def _push_targets(
+    ctx: Ctx, frm: int, victim: Player, *, chooser_free: bool
+) -> tuple[list[int], bool]:
+    """(squares to choose from, crowd?)."""
+    st = ctx.st
+    assert victim.at is not None
+    if chooser_free:
+        free = [s for s in NEIGHBOURS[victim.at] if s not in st.board]
+        if free:
+            return free, False
+    cand = _push_squares(frm, victim.at)
+    on = [square(x, y) for x, y in cand if on_pitch(x, y)]
+    empty = [s for s in on if s not in st.board]
+    if empty:
+        return empty, False
+    if len(on) < len(cand):
+        return [], True
+    movable = [s for s in on if not st.players[st.board[s]].has("Stand Firm")]
+    return (movable or on), False
+
+
+def _push(
+    ctx: Ctx, frm: int, victim_id: str, decider: str, *, first: bool, att: Player, blitz: bool
+) -> tuple[int | None, bool]:
+    """Push ``victim`` away from ``frm``. Returns (square it left, moved?); square None and
+    moved True means pushed into the crowd."""
+    st = ctx.st
+    victim = st.players[victim_id]
+    assert victim.at is not None
+    v = victim.at
+    jug = first and blitz and att.has("Juggernaut")
+    if victim.has("Stand Firm") and not jug:
+        ctx.ev("stand_firm", player=victim_id)
+        return v, False
+    grab = first and not blitz and att.has("Grab")
+    side_step = victim.has("Side Step")
+    if grab and side_step:
+        grab = side_step = False
+    chooser = decider
+    if side_step:
+        chooser = ctx.decider(victim)
+    opts, crowd = _push_targets(ctx, frm, victim, chooser_free=grab or side_step)
+    if crowd:
+        ctx.ev("push", player=victim_id, frm=NAMES[v], to=None, crowd=True)
+        carrier = st.carrier == victim_id
+        ctx.place(victim_id, None)
+        vp = ctx.mp(victim_id)
+        vp.state = "reserves"
+        if carrier:
+            st.carrier = None
+            st.ball_at = None
+            if vp.team == st.active:
+                ctx.turnover = True
+        ctx.crowd.append((victim_id, v if carrier else None))
+        return v, True
+    if len(opts) == 1:
+        to = opts[0]
+    else:
+        names = [NAMES[s] for s in opts]
+        to = parse_square(str(ctx.ask("push", chooser, names, names[0])))
+    occupant = st.board.get(to)
+    if occupant is not None:
+        _, moved = _push(ctx, v, occupant, decider, first=False, att=att, blitz=blitz)
+        if not moved:
+            return v, False
+    ctx.place(victim_id, to)
+    ctx.ev("push", player=victim_id, frm=NAMES[v], to=NAMES[to], crowd=False)
+    if st.carrier is None and st.ball_at == to:
+        ctx.loose.append(to)
+    return v, True
+
+
+def _push_and_follow(
+    ctx: Ctx, att_id: str, def_id: str, *, knock: bool, blitz: bool, frenzy_second: bool
+) -> bool:
+    st = ctx.st
+    att = st.players[att_id]
+    assert att.at is not None
+    vacated, moved = _push(ctx, att.at, def_id, ctx.decider(att), first=True, att=att, blitz=blitz)
+    dfn = st.players[def_id]
+    crowd = dfn.at is None
+    if moved and vacated is not None and not att.rooted:
+        fend = dfn.has("Fend") and not (blitz and att.has("Juggernaut"))
+        if fend:  # Fend stops even a Frenzy follow-up
+            follow = False
+        elif att.has("Frenzy"):
+            follow = True
+        else:
+            follow = bool(ctx.ask("follow_up", ctx.decider(att), [True, False], False))
+        if follow:
+            ctx.place(att_id, vacated)
+            ctx.ev("follow_up", player=att_id, to=NAMES[vacated])
+    dfn = st.players[def_id]
+    if not crowd and dfn.at is not None:
+        if knock:
+            _fall(ctx, [def_id], by=st.players[att_id])
+        elif (
+            st.carrier == def_id
+            and moved
+            and st.players[att_id].has("Strip Ball")
+            and not dfn.has("Sure Hands")
+        ):
+            st.carrier = None
+            st.ball_at = dfn.at
+            ctx.ev("strip_ball", player=def_id, at=NAMES[dfn.at])
+            ctx.loose.append(dfn.at)
+    while ctx.crowd:
+        victim, ball_from = ctx.crowd.pop(0)
+        _injury(ctx, victim, {}, crowd=True)
+        if ball_from is not None:
+            _throw_in(ctx, ball_from)
+    _flush_loose(ctx)
+    att = st.players[att_id]
+    if att.state != "standing" or ctx.turnover:
+        return False
+    dfn = st.players[def_id]
+    if (
+        att.has("Frenzy")
+        and not frenzy_second
+        and dfn.state == "standing"
+        and dfn.at is not None
+        and att.at is not None
+        and adjacent(att.at, dfn.at)
+    ):
+        return _second_block(ctx, att_id, def_id, blitz)
+    return True
+
+
+def _second_block(ctx: Ctx, att_id: str, def_id: str, blitz: bool) -> bool:
+    """Frenzy: the second block (on a Blitz it costs a square of movement)."""
+    if blitz and ctx.mover is not None:
+        paid = _need_square(ctx, ctx.mover)
+        if paid == "fell":
+            _fall(ctx, [att_id])
+        if paid != "ok":
+            return False
+    return _block(ctx, att_id, def_id, blitz=blitz, frenzy_second=True)
+
+
+# ------------------------------------------------------------------------------------------
+# Actions
+
+
+def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
+    """Bone-Head, Really Stupid, Wild Animal, Take Root. False when the action is lost."""
+    if p.has("Bone-Head") and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
+        ctx.mp(p.id).no_tz = True
+        return False
+    if p.has("Really Stupid"):
+        helper = p.at is not None and any(
+            (q := ctx.st.players[ctx.st.board[s]]).team == p.team
+            and q.state == "standing"
+            and not q.has("Really Stupid")
+            for s in NEIGHBOURS[p.at]
+            if s in ctx.st.board
+        )
+        if not _d6_roll(ctx, "really_stupid", p, 2 if helper else 4, {}, agility=False):
+            ctx.mp(p.id).no_tz = True
+            return False
+    if p.has("Wild Animal"):
+        mods = {"block": 2} if decl.action in ("block", "blitz") else {}
+        if not _d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
+            return False
+    if p.has("Take Root") and not p.rooted:
+        face = ctx.roll(6)
+        rooted = face == 1
+        ctx.ev(
+            "take_root",
+            purpose="take_root",
+            player=p.id,
+            target=2,
+            modifiers={},
+            faces=[face],
+            result="failure" if rooted else "success",
+        )
+        if rooted and _offer_reroll(ctx, ctx.st.players[p.id], "take_root"):
+            face = ctx.roll(6)
+            rooted = face == 1
+            ctx.ev(
+                "take_root",
+                purpose="take_root",
+                player=p.id,
+                target=2,
+                modifiers={},
+                faces=[face],
+                result="failure" if rooted else "success",
+                reroll=True,
+            )
+        if rooted:
+            ctx.mp(p.id).rooted = True
+    return True
+
+
+def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
+    p = ctx.st.players[mv.pid]
+    if p.state != "prone":
+        return True
+    if p.ma >= 3:
+        mv.used = 3
+        ctx.mp(mv.pid).state = "standing"
+        ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
+        return True
+    ok = _d6_roll(ctx, "stand_up", p, 4, {}, agility=False)
+    if ok:
+        ctx.mp(mv.pid).state = "standing"
+        mv.used = p.ma
+    return ok
+
+
+def _squares(names: tuple[str, ...]) -> list[int]:
+    return [parse_square(n) for n in names]
+
+
+def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
+    st = ctx.st
+    assert decl.player is not None
+    pid = decl.player
+    team = st.teams[st.players[pid].team]
+    p = ctx.mp(pid)
+    p.acted = True
+    p.no_tz = False
+    if decl.action == "blitz":
+        team.blitz_used = True
+    elif decl.action == "foul":
+        key = ctx.rs.foul_key(p.side)
+        team.fouls_used[key] = team.fouls_used.get(key, 0) + 1
+    elif decl.action == "hand_off":
+        team.hand_off_used = True
+    ctx.ev("action", player=pid, action=decl.action)
+    if not _activation(ctx, st.players[pid], decl):
+        return
+    mv = _Mover(pid)
+    ctx.mover = mv
+    if not _stand_up(ctx, mv):
+        return
+    path = _squares(decl.path)
+    if st.players[pid].rooted and path:
+        return
+    if not _walk(ctx, mv, path):
+        return
+    if decl.action == "block" or decl.action == "blitz":
+        assert decl.target is not None
+        tgt = st.players[decl.target]
+        me = st.players[pid]
+        if (
+            tgt.at is None
+            or me.at is None
+            or not adjacent(me.at, tgt.at)
+            or tgt.state != "standing"
+        ):
+            return
+        if decl.action == "blitz":
+            paid = _need_square(ctx, mv)
+            if paid == "fell":
+                _fall(ctx, [pid])
+            if paid != "ok":
+                return
+        if not _block(ctx, pid, decl.target, blitz=decl.action == "blitz"):
+            return
+        if decl.action == "blitz" and decl.then:
+            _walk(ctx, mv, _squares(decl.then))
+    elif decl.action == "foul":
+        assert decl.target is not None
+        _foul(ctx, pid, decl.target)
+    elif decl.action == "hand_off":
+        assert decl.target is not None
+        _hand_off(ctx, pid, decl.target)
+
+
+def _foul(ctx: Ctx, pid: str, target: str) -> None:
+    st = ctx.st
+    me = st.players[pid]
+    tgt = st.players[target]
+    if (
+        tgt.at is None
+        or me.at is None
+        or not adjacent(me.at, tgt.at)
+        or tgt.state not in ("prone", "stunned")
+    ):
+        return
+    plus = assists(st, me, tgt, exclude=pid)
+    minus = assists(st, tgt, me, exclude=target)
+    mods = {}
+    if plus:
+        mods["assists"] = plus
+    if minus:
+        mods["defensive_assists"] = -minus
+    ctx.ev("foul", player=pid, target=target)
+    seen = _armour(ctx, target, None, foul_mods=mods, fouler=me)
+    if seen:
+        ctx.ev("sent_off", player=pid)
+        ctx.turnover = True
+        me = st.players[pid]
+        had_ball = st.carrier == pid
+        sq = me.at
+        _off_pitch(ctx, pid, "sent_off")
+        if had_ball and sq is not None:
+            ctx.loose.clear()
+            _bounce(ctx, sq)
+
+
+def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
+    st = ctx.st
+    me = st.players[pid]
+    tgt = st.players[target]
+    if st.carrier != pid or tgt.at is None or me.at is None or not adjacent(me.at, tgt.at):
+        return
+    ctx.ev("hand_off", player=pid, target=target)
+    st.carrier = None
+    st.ball_at = tgt.at
+    if has_tz(tgt):
+        _catch(ctx, tgt, accurate=True)
+    else:
+        _bounce(ctx, tgt.at)
+    if st.carrier is None or st.players[st.carrier].team != st.active:
+        ctx.turnover = True
+
+
+def _claim_blitz(ctx: Ctx) -> None:
+    st = ctx.st
+    team_name = ctx.actor.team
+    team = st.teams[team_name]
+    team.blitz_claimed = True
+    ctx.ev("claim_blitz", team=team_name, by=str(ctx.actor))
+    choice = ctx.ask("blitz_claim", ctx.rs.captain(team_name), ["grant", "contest"], "contest")
+    if choice == "grant":
+        team.blitz_side = "rival"
+        ctx.ev("blitz_granted", team=team_name)
+        return
+    rival = [ctx.roll(6) for _ in range(3)]
+    captain = [ctx.roll(6) for _ in range(3)]
+    winner = contest_winner(rival, captain)
+    ctx.ev(
+        "blitz_contest",
+        purpose="blitz_contest",
+        team=team_name,
+        faces=rival + captain,
+        rival=rival,
+        captain=captain,
+        rival_total=sum(rival),
+        captain_total=sum(captain) + 2,
+        modifiers={"captain": 2},
+        result=winner,
+    )
+    if winner == "rival":
+        team.blitz_side = "rival"
+
+
+def contest_winner(rival: list[int], captain: list[int]) -> str:
+    """House rule 1: the rival wins only if 3D6 beats the captain's 3D6 + 2; on equal totals
+    both sets sorted high to low, the first higher die wins."""
+    r, c = sum(rival), sum(captain) + 2
+    if r != c:
+        return "rival" if r > c else "captain"
+    for a, b in zip(sorted(rival, reverse=True), sorted(captain, reverse=True), strict=True):
+        if a != b:
+            return "rival" if a > b else "captain"
+    return "captain"
+
+
+# ------------------------------------------------------------------------------------------
+# Turns
+
+
+def _check_touchdown(ctx: Ctx) -> None:
+    st = ctx.st
+    if st.carrier is None:
+        return
+    p = st.players[st.carrier]
+    if p.at is None or p.state != "standing":
+        return
+    if xy(p.at)[0] == end_zone_of_opponent(p.team):
+        st.score[p.team] += 1
+        ctx.ev("touchdown", player=p.id, team=p.team, at=NAMES[p.at])
+        # the drive ends; the kick-off that follows belongs to part 2 (match flow)
+        st.carrier = None
+        st.ball_at = None
+        ctx.turnover = True
+
+
+def _end_team_turn(ctx: Ctx) -> None:
+    st = ctx.st
+    team = st.active
+    for pid, p in st.players.items():
+        if p.team == team and p.state == "stunned":
+            mp = ctx.mp(pid)
+            if mp.stunned_now:
+                mp.stunned_now = False
+            else:
+                mp.state = "prone"
+    nxt = other(team)
+    ctx.ev("end_turn", team=team, turnover=ctx.turnover)
+    st.active = nxt
+    st.turn[nxt] += 1
+    t = st.teams[nxt]
+    t.reroll_used = t.blitz_used = t.blitz_claimed = t.pass_used = t.hand_off_used = False
+    t.blitz_side = "captain"
+    t.fouls_used = {"captain": 0, "rival": 0}
+    t.ended = frozenset()
+    for pid, p in st.players.items():
+        if p.team == nxt and (p.acted or p.used or p.stunned_now):
+            mp = ctx.mp(pid)
+            mp.acted = False
+            mp.used = frozenset()
+            mp.stunned_now = False
+    ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
+
+
+def resolve(
+    state: MatchState,
+    actor: Actor | str,
+    declaration: Declaration,
+    answers: tuple[Answer, ...],
+    dice: Dice,
+) -> Resolution:
+    """Resolve a (legal) declaration. See the module docstring for pending decisions."""
+    act = Actor.parse(actor) if isinstance(actor, str) else actor
+    st = state.copy()
+    st.pending = None
+    st.turnover = False
+    ctx = Ctx(st, dice, answers, act)
+    try:
+        if declaration.action == "end_turn":
+            team = st.teams[act.team]
+            if ctx.rs.split_team:
+                team.ended = team.ended | {act.side}
+            else:
+                team.ended = frozenset(ctx.rs.sides())
+            ctx.ev("end_side", team=act.team, side=act.side)
+        elif declaration.action == "claim_blitz":
+            _claim_blitz(ctx)
+        else:
+            _do_player_action(ctx, declaration)
+            _flush_loose(ctx)
+        _check_touchdown(ctx)
+    except _Stop as stop:
+        pend = stop.pending
+        pend.actor = str(act)
+        pend.declaration = declaration.to_json()
+        pend.answers = [a.to_json() for a in answers]
+        out = state.copy()
+        out.pending = pend
+        st.pending = pend
+        return Resolution(out, ctx.events, pend, partial=st)
+    if ctx.turnover:
+        st.turnover = True
+        ctx.ev("turnover", team=st.active)
+    if ctx.turnover or ctx.rs.turn_over(st, st.active):
+        _end_team_turn(ctx)
+    return Resolution(st, ctx.events, None)
+
+
+def continue_with(state: MatchState, answer: Answer, dice: Dice) -> Resolution:
+    """Answer the decision pending in ``state`` (as returned by ``resolve``)."""
+    pend = state.pending
+    if pend is None or pend.declaration is None:
+        raise InvalidAnswer(IllegalAction("no_decision_pending", "No decision is pending."))
+    answers = (*(Answer.from_json(a) for a in pend.answers), answer)
+    return resolve(state, pend.actor, Declaration.from_json(pend.declaration), answers, dice)

@@ -1,0 +1,107 @@
+"""Rulesets: plain LRB5 and the forum's split-team house rules, as hooks on one object."""
+
+from __future__ import annotations
+
+from .state import SIDES, MatchState, Player, Team
+
+
+class LRB5:
+    """Plain LRB5: a team is one coach; either side string acts for all its players."""
+
+    name = "lrb5"
+    split_team = False
+
+    def controls(self, team: str, side: str, player: Player) -> bool:
+        return player.team == team
+
+    def sides(self) -> tuple[str, ...]:
+        return ("captain",)
+
+    def side_of(self, side: str) -> str:
+        return "captain"
+
+    def blitz_free(self, team: Team, side: str) -> bool:
+        return not team.blitz_used
+
+    def foul_free(self, team: Team, side: str) -> bool:
+        return sum(team.fouls_used.values()) < 1
+
+    def foul_key(self, side: str) -> str:
+        return "captain"
+
+    def reroll_needs_approval(self, side: str) -> bool:
+        return False
+
+    def decider(self, team: str, side: str) -> str:
+        return f"{team}:{self.side_of(side)}"
+
+    def captain(self, team: str) -> str:
+        return f"{team}:captain"
+
+    def may_claim_blitz(self) -> bool:
+        return False
+
+    def accepts(self, to: str, actor: str) -> bool:
+        """May ``actor`` answer a decision addressed to ``to``?"""
+        return to.split(":")[0] == actor.split(":")[0]
+
+    def side_done(self, state: MatchState, team: str, side: str) -> bool:
+        """A side is done when it ended its part of the turn or has no player at all."""
+        side = self.side_of(side)
+        if side in state.teams[team].ended:
+            return True
+        return not any(
+            p.team == team and self.side_of(p.side) == side for p in state.players.values()
+        )
+
+    def turn_over(self, state: MatchState, team: str) -> bool:
+        """Both sides ended, or every player of the team able to act has acted."""
+        if all(self.side_done(state, team, s) for s in self.sides()):
+            return True
+        return all(
+            p.acted or p.state not in ("standing", "prone")
+            for p in state.players.values()
+            if p.team == team and p.at is not None
+        )
+
+
+class SplitTeam(LRB5):
+    """House rules 1, 2 and 5 of seed 000: two coaches per team."""
+
+    name = "split_team"
+    split_team = True
+
+    def controls(self, team: str, side: str, player: Player) -> bool:
+        return player.team == team and player.side == side
+
+    def sides(self) -> tuple[str, ...]:
+        return SIDES
+
+    def side_of(self, side: str) -> str:
+        return side
+
+    def blitz_free(self, team: Team, side: str) -> bool:
+        return not team.blitz_used and team.blitz_side == side
+
+    def foul_free(self, team: Team, side: str) -> bool:
+        return team.fouls_used.get(side, 0) < 1
+
+    def foul_key(self, side: str) -> str:
+        return side
+
+    def reroll_needs_approval(self, side: str) -> bool:
+        return side == "rival"
+
+    def may_claim_blitz(self) -> bool:
+        return True
+
+    def accepts(self, to: str, actor: str) -> bool:
+        return to == actor
+
+
+_LRB5 = LRB5()
+_SPLIT = SplitTeam()
+
+
+def ruleset_for(state: MatchState) -> LRB5:
+    return _SPLIT if state.house_rules else _LRB5

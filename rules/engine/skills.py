@@ -1,0 +1,94 @@
+"""The skill registry: each skill names the hooks of the engine it takes part in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    name: str
+    hooks: frozenset[str]
+    aliases: tuple[str, ...] = ()
+
+
+def _s(name: str, *hooks: str, aliases: tuple[str, ...] = ()) -> Skill:
+    return Skill(name, frozenset(hooks), aliases)
+
+
+# Hook names: "reroll:<purpose>" a skill reroll for that roll; "activation" a roll when the
+# player's action starts; "tackle_zone" changes a tackle zone; "assist"; "block_result";
+# "block_strength"; "push"; "follow_up"; "armour"; "injury"; "casualty"; "dodge"; "gfi";
+# "team_reroll"; "any_reroll"; "foul"; "strip"; "pass".
+REGISTRY: dict[str, Skill] = {
+    s.name: s
+    for s in (
+        _s("Block", "block_result"),
+        _s("Dodge", "reroll:dodge", "block_result"),
+        _s("Sure Hands", "reroll:pickup", "strip"),
+        _s("Sure Feet", "reroll:gfi"),
+        _s("Sprint", "gfi"),
+        _s("Catch", "reroll:catch"),
+        _s("Pass", "reroll:pass"),
+        _s("Tackle", "dodge", "block_result"),
+        _s("Guard", "assist"),
+        _s("Mighty Blow", "armour", "injury", aliases=("MB",)),
+        _s("Stand Firm", "push"),
+        _s("Side Step", "push", aliases=("Sidestep",)),
+        _s("Frenzy", "follow_up", "block_result"),
+        _s("Wrestle", "block_result"),
+        _s("Horns", "block_strength"),
+        _s("Dauntless", "block_strength"),
+        _s("Juggernaut", "block_result", "push", "follow_up"),
+        _s("Break Tackle", "dodge"),
+        _s("Strip Ball", "strip"),
+        _s("Thick Skull", "injury"),
+        _s("Stunty", "dodge", "injury"),
+        _s("Pro", "any_reroll"),
+        _s("Loner", "team_reroll"),
+        _s("Claw/Claws", "armour", aliases=("Claw", "Claws", "Claw(s)")),
+        _s("Grab", "push"),
+        _s("Fend", "follow_up"),
+        _s("Dirty Player", "foul"),
+        _s("Sneaky Git", "foul"),
+        _s("Regeneration", "casualty"),
+        _s("Bone-Head", "activation", "tackle_zone", aliases=("Bone-head", "Bonehead")),
+        _s("Really Stupid", "activation", "tackle_zone"),
+        _s("Wild Animal", "activation"),
+        _s("Take Root", "activation"),
+    )
+}
+
+_CANONICAL: dict[str, str] = {}
+for _skill in REGISTRY.values():
+    _CANONICAL[_skill.name.lower()] = _skill.name
+    for _alias in _skill.aliases:
+        _CANONICAL[_alias.lower()] = _skill.name
+
+
+def canonical(name: str, known: frozenset[str] = frozenset()) -> str:
+    """The registry's spelling of a skill name; names outside the registry pass through
+    when they are in ``known`` (skills.json), else ValueError."""
+    found = _CANONICAL.get(name.lower())
+    if found is not None:
+        return found
+    for k in known:
+        if k.lower() == name.lower():
+            return k
+    raise ValueError(f"unknown skill: {name!r}")
+
+
+def implemented() -> list[str]:
+    return sorted(REGISTRY)
+
+
+def reroll_skill(purpose: str) -> str | None:
+    return _REROLL_BY_PURPOSE.get(purpose)
+
+
+_REROLL_BY_PURPOSE: dict[str, str] = {
+    hook.split(":", 1)[1]: s.name
+    for s in REGISTRY.values()
+    for hook in s.hooks
+    if hook.startswith("reroll:")
+}

@@ -1,0 +1,413 @@
+"""The match state: plain slotted dataclasses, a hand-written copy, and the JSON shape of
+SCENARIOS.md ("expect")."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .board import NAMES, parse_square
+from .skills import canonical
+
+TEAMS = ("home", "away")
+SIDES = ("captain", "rival")
+WEATHERS = ("sweltering_heat", "very_sunny", "nice", "pouring_rain", "blizzard")
+PLAYER_STATES = ("standing", "prone", "stunned", "reserves", "ko", "casualty", "sent_off")
+ON_PITCH = frozenset(("standing", "prone", "stunned"))
+CASUALTIES = (
+    "badly_hurt",
+    "miss_next_game",
+    "niggling_injury",
+    "minus_ma",
+    "minus_av",
+    "minus_ag",
+    "minus_st",
+    "dead",
+)
+
+_SKILLS_JSON = Path(__file__).resolve().parent.parent / "data" / "lrb5" / "skills.json"
+
+
+def _known_skills() -> frozenset[str]:
+    try:
+        data = json.loads(_SKILLS_JSON.read_text(encoding="utf-8"))
+    except OSError:
+        return frozenset()
+    return frozenset(str(s["name"]) for s in data["skills"])
+
+
+KNOWN_SKILLS: frozenset[str] = _known_skills()
+
+
+def other(team: str) -> str:
+    return "away" if team == "home" else "home"
+
+
+def _sq(value: Any) -> int | None:
+    return None if value is None else parse_square(value)
+
+
+def _sq_name(sq: int | None) -> str | None:
+    return None if sq is None else NAMES[sq]
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    team: str
+    side: str = "captain"
+    number: int | None = None
+    ma: int = 6
+    st: int = 3
+    ag: int = 3
+    av: int = 8
+    skills: frozenset[str] = frozenset()
+    at: int | None = None
+    state: str = "standing"
+    acted: bool = False
+    casualty: str | None = None
+    used: frozenset[str] = frozenset()  # once-per-turn skills used this team turn
+    no_tz: bool = False  # Bone-Head / Really Stupid: no tackle zone until its next action
+    rooted: bool = False  # Take Root
+    stunned_now: bool = False  # stunned in its own team's current turn: stays stunned once
+
+    def copy(self) -> Player:
+        return Player(
+            self.id,
+            self.team,
+            self.side,
+            self.number,
+            self.ma,
+            self.st,
+            self.ag,
+            self.av,
+            self.skills,
+            self.at,
+            self.state,
+            self.acted,
+            self.casualty,
+            self.used,
+            self.no_tz,
+            self.rooted,
+            self.stunned_now,
+        )
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+@dataclass(slots=True)
+class Team:
+    rerolls: int = 0
+    reroll_used: bool = False
+    blitz_used: bool = False
+    blitz_side: str = "captain"
+    blitz_claimed: bool = False
+    pass_used: bool = False
+    hand_off_used: bool = False
+    fouls_used: dict[str, int] = field(default_factory=lambda: {"captain": 0, "rival": 0})
+    apothecary: bool = False
+    ended: frozenset[str] = frozenset()  # sides that ended their part of this team turn
+
+    def copy(self) -> Team:
+        return Team(
+            self.rerolls,
+            self.reroll_used,
+            self.blitz_used,
+            self.blitz_side,
+            self.blitz_claimed,
+            self.pass_used,
+            self.hand_off_used,
+            dict(self.fouls_used),
+            self.apothecary,
+            self.ended,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rerolls": self.rerolls,
+            "reroll_used": self.reroll_used,
+            "blitz_used": self.blitz_used,
+            "blitz_side": self.blitz_side,
+            "blitz_claimed": self.blitz_claimed,
+            "pass_used": self.pass_used,
+            "hand_off_used": self.hand_off_used,
+            "fouls_used": {
+                "captain": self.fouls_used.get("captain", 0),
+                "rival": self.fouls_used.get("rival", 0),
+            },
+            "apothecary": self.apothecary,
+            "ended": sorted(self.ended),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Team:
+        fouls = d.get("fouls_used", {})
+        if not isinstance(fouls, dict):
+            raise ValueError("fouls_used must be an object {captain, rival}")
+        blitz_side = d.get("blitz_side", "captain")
+        if blitz_side not in SIDES:
+            raise ValueError(f"blitz_side must be captain or rival, not {blitz_side!r}")
+        return cls(
+            rerolls=_int(d.get("rerolls", 0), "rerolls"),
+            reroll_used=bool(d.get("reroll_used", False)),
+            blitz_used=bool(d.get("blitz_used", False)),
+            blitz_side=blitz_side,
+            blitz_claimed=bool(d.get("blitz_claimed", False)),
+            pass_used=bool(d.get("pass_used", False)),
+            hand_off_used=bool(d.get("hand_off_used", False)),
+            fouls_used={
+                "captain": _int(fouls.get("captain", 0), "fouls_used.captain"),
+                "rival": _int(fouls.get("rival", 0), "fouls_used.rival"),
+            },
+            apothecary=bool(d.get("apothecary", False)),
+            ended=frozenset(d.get("ended", ())),
+        )
+
+
+def _int(v: Any, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{name} must be an integer, not {v!r}")
+    return v
+
+
+@dataclass(slots=True)
+class Pending:
+    """A decision the engine waits for. ``actor``, ``declaration`` and ``answers`` say how to
+    continue: resolve the same declaration from the same state with ``answers + (answer,)``."""
+
+    kind: str
+    to: str
+    options: list[Any]
+    default: Any
+    actor: str = ""
+    declaration: dict[str, Any] | None = None
+    answers: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "to": self.to,
+            "options": list(self.options),
+            "default": self.default,
+            "actor": self.actor,
+            "declaration": self.declaration,
+            "answers": list(self.answers),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Pending:
+        return cls(
+            str(d["kind"]),
+            str(d["to"]),
+            list(d.get("options", [])),
+            d.get("default"),
+            str(d.get("actor", "")),
+            d.get("declaration"),
+            list(d.get("answers", [])),
+        )
+
+
+@dataclass(slots=True)
+class MatchState:
+    half: int = 1
+    turn: dict[str, int] = field(default_factory=lambda: {"home": 1, "away": 0})
+    active: str = "home"
+    weather: str = "nice"
+    score: dict[str, int] = field(default_factory=lambda: {"home": 0, "away": 0})
+    turnover: bool = False
+    house_rules: bool = True
+    teams: dict[str, Team] = field(default_factory=lambda: {"home": Team(), "away": Team()})
+    players: dict[str, Player] = field(default_factory=dict)
+    ball_at: int | None = None
+    carrier: str | None = None
+    pending: Pending | None = None
+    dice_used: int = 0
+    board: dict[int, str] = field(default_factory=dict)  # square -> player id (derived)
+
+    # -- copying ---------------------------------------------------------------------------
+    def copy(self) -> MatchState:
+        """Players are shared, not copied: the resolver copies a player before changing it."""
+        return MatchState(
+            self.half,
+            dict(self.turn),
+            self.active,
+            self.weather,
+            dict(self.score),
+            self.turnover,
+            self.house_rules,
+            {"home": self.teams["home"].copy(), "away": self.teams["away"].copy()},
+            dict(self.players),
+            self.ball_at,
+            self.carrier,
+            self.pending,
+            self.dice_used,
+            dict(self.board),
+        )
+
+    def deep_copy(self) -> MatchState:
+        st = self.copy()
+        st.players = {k: p.copy() for k, p in self.players.items()}
+        return st
+
+    def rebuild_board(self) -> None:
+        self.board = {p.at: pid for pid, p in self.players.items() if p.at is not None}
+
+    def ball_square(self) -> int | None:
+        if self.carrier is not None:
+            return self.players[self.carrier].at
+        return self.ball_at
+
+    # -- JSON --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        ball_sq = self.ball_square()
+        return {
+            "half": self.half,
+            "turn": {"home": self.turn["home"], "away": self.turn["away"]},
+            "active": self.active,
+            "weather": self.weather,
+            "score": {"home": self.score["home"], "away": self.score["away"]},
+            "turnover": self.turnover,
+            "house_rules": self.house_rules,
+            "teams": {t: self.teams[t].to_json() for t in TEAMS},
+            "players": {pid: self._player_json(p) for pid, p in self.players.items()},
+            "ball": {"at": _sq_name(ball_sq), "carrier": self.carrier},
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "dice_used": self.dice_used,
+        }
+
+    def _player_json(self, p: Player) -> dict[str, Any]:
+        return {
+            "team": p.team,
+            "side": p.side,
+            "number": p.number,
+            "ma": p.ma,
+            "st": p.st,
+            "ag": p.ag,
+            "av": p.av,
+            "skills": sorted(p.skills),
+            "at": _sq_name(p.at),
+            "state": p.state,
+            "has_ball": self.carrier == p.id,
+            "acted": p.acted,
+            "casualty": p.casualty,
+            "used": sorted(p.used),
+            "no_tz": p.no_tz,
+            "rooted": p.rooted,
+            "stunned_now": p.stunned_now,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> MatchState:
+        """The inverse of ``to_json``; missing keys take the setup defaults."""
+        st = cls._base(d, house_rules=bool(d.get("house_rules", True)))
+        players = d.get("players", {})
+        if isinstance(players, dict):
+            players = [{"id": pid, **pd} for pid, pd in players.items()]
+        carrier: str | None = None
+        for pd in players:
+            p = _player_from(pd)
+            if p.id in st.players:
+                raise ValueError(f"player {p.id!r} appears twice")
+            st.players[p.id] = p
+            if pd.get("has_ball"):
+                carrier = p.id
+        ball = d.get("ball") or {}
+        if not isinstance(ball, dict):
+            raise ValueError("ball must be an object")
+        st.carrier = ball.get("carrier") or carrier
+        if st.carrier is not None:
+            if st.carrier not in st.players:
+                raise ValueError(f"ball.carrier {st.carrier!r} is not a player")
+            if st.players[st.carrier].at is None:
+                raise ValueError(f"ball.carrier {st.carrier!r} is not on the pitch")
+            st.ball_at = None
+        else:
+            st.ball_at = _sq(ball.get("at"))
+        pend = d.get("pending")
+        st.pending = Pending.from_json(pend) if pend else None
+        st.dice_used = _int(d.get("dice_used", 0), "dice_used")
+        st.rebuild_board()
+        if len(st.board) != sum(1 for p in st.players.values() if p.at is not None):
+            raise ValueError("two players stand on the same square")
+        return st
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, Any], house_rules: bool = True) -> MatchState:
+        """A state from a scenario ``setup`` object and its defaults."""
+        return cls.from_json({**setup, "house_rules": house_rules})
+
+    @classmethod
+    def _base(cls, d: dict[str, Any], house_rules: bool) -> MatchState:
+        active = d.get("active", "home")
+        if active not in TEAMS:
+            raise ValueError(f"active must be home or away, not {active!r}")
+        turn = d.get("turn") or {}
+        turn = {active: turn.get(active, 1), other(active): turn.get(other(active), 0)}
+        weather = d.get("weather", "nice")
+        if weather not in WEATHERS:
+            raise ValueError(f"weather must be one of {', '.join(WEATHERS)}, not {weather!r}")
+        teams_d = d.get("teams") or {}
+        score = d.get("score") or {}
+        return cls(
+            half=_int(d.get("half", 1), "half"),
+            turn={t: _int(turn[t], f"turn.{t}") for t in TEAMS},
+            active=active,
+            weather=weather,
+            score={t: _int(score.get(t, 0), f"score.{t}") for t in TEAMS},
+            turnover=bool(d.get("turnover", False)),
+            house_rules=house_rules,
+            teams={t: Team.from_json(teams_d.get(t) or {}) for t in TEAMS},
+        )
+
+
+def _player_from(pd: dict[str, Any]) -> Player:
+    pid = pd.get("id")
+    if not isinstance(pid, str) or not pid:
+        raise ValueError(f"a player needs a string id: {pd!r}")
+    team = pd.get("team")
+    if team not in TEAMS:
+        raise ValueError(f"player {pid}: team must be home or away, not {team!r}")
+    side = pd.get("side", "captain")
+    if side not in SIDES:
+        raise ValueError(f"player {pid}: side must be captain or rival, not {side!r}")
+    state = pd.get("state", "standing")
+    if state not in PLAYER_STATES:
+        raise ValueError(f"player {pid}: unknown state {state!r}")
+    at = _sq(pd.get("at"))
+    if state in ON_PITCH and at is None:
+        raise ValueError(f"player {pid}: a {state} player needs a square (at)")
+    if state not in ON_PITCH:
+        at = None
+    cas = pd.get("casualty")
+    if cas is not None and cas not in CASUALTIES:
+        raise ValueError(f"player {pid}: unknown casualty {cas!r}")
+    skills = pd.get("skills", [])
+    if not isinstance(skills, list):
+        raise ValueError(f"player {pid}: skills must be a list")
+    try:
+        skill_set = frozenset(canonical(str(s), KNOWN_SKILLS) for s in skills)
+    except ValueError as e:
+        raise ValueError(f"player {pid}: {e}") from None
+    number = pd.get("number")
+    return Player(
+        id=pid,
+        team=team,
+        side=side,
+        number=None if number is None else _int(number, f"player {pid}: number"),
+        ma=_int(pd.get("ma", 6), f"player {pid}: ma"),
+        st=_int(pd.get("st", 3), f"player {pid}: st"),
+        ag=_int(pd.get("ag", 3), f"player {pid}: ag"),
+        av=_int(pd.get("av", 8), f"player {pid}: av"),
+        skills=skill_set,
+        at=at,
+        state=state,
+        acted=bool(pd.get("acted", False)),
+        casualty=cas,
+        used=frozenset(pd.get("used", ())),
+        no_tz=bool(pd.get("no_tz", False)),
+        rooted=bool(pd.get("rooted", False)),
+        stunned_now=bool(pd.get("stunned_now", False)),
+    )

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from rules.engine import bench
+
+
+class Command(BaseCommand):
+    help = "Resolve random legal play and print declarations per second and the median time."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--games", type=int, default=20)
+        parser.add_argument("--declarations", type=int, default=200)
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        figures = bench.run(options["games"], options["declarations"], options["seed"])
+        self.stdout.write(bench.report(figures))

@@ -1,0 +1,73 @@
+"""Random legal play from random legal positions never crashes and never breaks an invariant."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.engine import FairDice, MatchState, legal
+from rules.engine.legal import legal_declarations
+from rules.engine.randomplay import play_one, random_actor, random_position
+
+
+def check_invariants(state: MatchState) -> None:
+    squares = [p.at for p in state.players.values() if p.at is not None]
+    assert len(squares) == len(set(squares)), "two players on one square"
+    for team in ("home", "away"):
+        on = [p for p in state.players.values() if p.team == team and p.at is not None]
+        assert len(on) <= 11
+    for p in state.players.values():
+        assert (p.at is not None) == (p.state in ("standing", "prone", "stunned"))
+    assert state.board == {p.at: pid for pid, p in state.players.items() if p.at is not None}
+    balls = (state.carrier is not None) + (state.ball_at is not None)
+    assert balls <= 1, "more than one ball"
+    if state.carrier is not None:
+        assert state.players[state.carrier].state == "standing"
+    if state.ball_at is not None:
+        occupant = state.board.get(state.ball_at)
+        assert (
+            occupant is None
+            or state.players[occupant].state != "standing"
+            or state.players[occupant].no_tz
+        )
+    assert MatchState.from_json(state.to_json()).to_json() == state.to_json()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), house=st.booleans(), steps=st.integers(1, 60))
+def test_random_legal_play_keeps_every_invariant(seed: int, house: bool, steps: int) -> None:
+    rng = random.Random(seed)
+    state = random_position(rng, house_rules=house)
+    check_invariants(state)
+    dice = FairDice(seed.to_bytes(8, "big"), f"prop-{seed}")
+    for _ in range(steps):
+        previous = state
+        before = state.to_json()
+        used = state.dice_used
+        state, events = play_one(state, dice, rng)
+        assert previous.to_json() == before, "resolve mutated its input state"
+        faces = sum(len(e.data.get("faces", ())) for e in events)
+        assert state.dice_used - used == faces, "a die was read without an event"
+        check_invariants(state)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), house=st.booleans())
+def test_generated_declarations_are_legal(seed: int, house: bool) -> None:
+    rng = random.Random(seed)
+    state = random_position(rng, house_rules=house)
+    actor = random_actor(state, rng)
+    for decl in legal_declarations(state, actor):
+        assert legal(state, actor, decl) is None
+
+
+def test_a_long_random_game_does_not_crash() -> None:
+    rng = random.Random(7)
+    state = random_position(rng)
+    dice = FairDice(b"long", "long-game")
+    for _ in range(1500):
+        state, _ = play_one(state, dice, rng)
+    check_invariants(state)
+    assert state.turn["home"] + state.turn["away"] > 20
