@@ -6,9 +6,30 @@ from markdown_it import MarkdownIt
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _markdown.enable("strikethrough").enable("table")
 
-_ALLOWED_TAGS = set(
-    "p br strong em del s code pre blockquote ul ol li a hr h3 h4 table thead tbody tr th td".split()
-)
+_ALLOWED_TAGS = {
+    "p",
+    "br",
+    "strong",
+    "em",
+    "del",
+    "s",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "hr",
+    "h3",
+    "h4",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 _ALLOWED_ATTRIBUTES = {"a": {"href", "title"}}
 
 
