@@ -14,6 +14,8 @@ from .actions import (
 )
 from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
 from .legal import check_answer, legal, legal_declarations
+from .match import PlayerSheet, TeamSheet, new_match
+from .preview import chance, legal_actions, preview
 from .resolve import InvalidAnswer, contest_winner, continue_with, resolve
 from .ruleset import LRB5, SplitTeam, ruleset_for
 from .state import MatchState, Pending, Player, Team
@@ -32,16 +34,22 @@ __all__ = [
     "MatchState",
     "Pending",
     "Player",
+    "PlayerSheet",
     "Resolution",
     "ScriptedDice",
     "SplitTeam",
     "Team",
+    "TeamSheet",
+    "chance",
     "check_answer",
     "commitment",
     "contest_winner",
     "continue_with",
     "legal",
+    "legal_actions",
     "legal_declarations",
+    "new_match",
+    "preview",
     "resolve",
     "ruleset_for",
 ]

@@ -7,7 +7,22 @@ from typing import Any
 
 from .state import SIDES, TEAMS, MatchState, Pending
 
-ACTIONS = ("move", "block", "blitz", "pass", "hand_off", "foul", "end_turn", "claim_blitz")
+ACTIONS = (
+    "move",
+    "block",
+    "blitz",
+    "pass",
+    "hand_off",
+    "foul",
+    "end_turn",
+    "claim_blitz",
+    # part 2: the match around the turns
+    "start_match",
+    "setup",
+    "kick",
+    "concede",
+)
+PLAYER_ACTIONS = frozenset(("move", "block", "blitz", "pass", "hand_off", "foul"))
 DECISION_KINDS = (
     "reroll",
     "block_die",
@@ -18,6 +33,12 @@ DECISION_KINDS = (
     "reroll_approval",
     "blitz_claim",
     "touchback",
+    # part 2 (optional extensions, rules/scenarios/README.md)
+    "dump_off",
+    "pass_block",
+    "kick_or_receive",
+    "high_kick",
+    "kick_off_return",
 )
 ERROR_CODES = (
     "not_your_turn",
@@ -34,6 +55,9 @@ ERROR_CODES = (
     "no_decision_pending",
     "choice_illegal",
     "not_captain",
+    # part 2
+    "wrong_phase",
+    "setup_illegal",
 )
 
 
@@ -62,6 +86,8 @@ class Declaration:
     path: tuple[str, ...] = ()
     target: str | None = None
     then: tuple[str, ...] = ()
+    throw: str | None = None  # Throw Team-Mate: the team-mate thrown at ``target`` (a square)
+    placements: tuple[tuple[str, str], ...] = ()  # setup: (player id, square) pairs
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Declaration:
@@ -79,7 +105,23 @@ class Declaration:
         for name, seq in (("path", path), ("then", then)):
             if not isinstance(seq, list | tuple) or not all(isinstance(s, str) for s in seq):
                 raise ValueError(f"{name} must be a list of squares")
-        return cls(player, action, tuple(path), target, tuple(then))
+        throw = d.get("throw")
+        if throw is not None and not isinstance(throw, str):
+            raise ValueError(f"throw must be a player id, not {throw!r}")
+        placements = d.get("placements", {})
+        if not isinstance(placements, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in placements.items()
+        ):
+            raise ValueError("placements must be an object {player id: square}")
+        return cls(
+            player,
+            action,
+            tuple(path),
+            target,
+            tuple(then),
+            throw,
+            tuple(sorted(placements.items())),
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "action": self.action}
@@ -89,6 +131,10 @@ class Declaration:
             out["target"] = self.target
         if self.then:
             out["then"] = list(self.then)
+        if self.throw is not None:
+            out["throw"] = self.throw
+        if self.placements or self.action == "setup":
+            out["placements"] = dict(self.placements)
         return out
 
 

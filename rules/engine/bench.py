@@ -3,12 +3,13 @@ never an assertion)."""
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
 
 from .dice import FairDice
-from .randomplay import play_random_turns, random_position
+from .randomplay import play_match, play_random_turns, random_position
 
 
 def run(games: int = 20, declarations: int = 200, seed: int = 1) -> dict[str, float]:
@@ -42,8 +43,45 @@ def report(figures: dict[str, float]) -> str:
     )
 
 
+def run_matches(matches: int = 200, seed: int = 1) -> dict[str, float]:
+    """Whole random legal matches, new_match to the final whistle, in one process."""
+    rng = random.Random(seed)
+    declarations = 0
+    sizes: list[int] = []
+    full: list[int] = []
+    t0 = time.perf_counter()
+    for m in range(matches):
+        played = play_match(FairDice(b"bench-seed", f"match-{m}"), rng, house_rules=m % 2 == 0)
+        declarations += played.declarations
+        sizes.append(len(json.dumps(played.state.to_json(compact=True), separators=(",", ":"))))
+        full.append(len(json.dumps(played.state.to_json(), separators=(",", ":"))))
+    wall = time.perf_counter() - t0
+    return {
+        "matches": float(matches),
+        "matches_per_second": matches / wall,
+        "declarations_per_second": declarations / wall,
+        "declarations_per_match": declarations / matches,
+        "state_bytes_max": float(max(sizes)),
+        "state_bytes_median": float(statistics.median(sizes)),
+        "full_state_bytes_max": float(max(full)),
+        "wall_s": wall,
+    }
+
+
+def report_matches(f: dict[str, float]) -> str:
+    return (
+        f"{int(f['matches'])} whole random matches: {f['matches_per_second']:,.0f} matches per "
+        f"second, {f['declarations_per_second']:,.0f} declarations per second "
+        f"({f['declarations_per_match']:.0f} per match, wall {f['wall_s']:.2f} s); match state "
+        f"as compact JSON: median {f['state_bytes_median'] / 1024:.1f} KiB, max "
+        f"{f['state_bytes_max'] / 1024:.1f} KiB (full form max "
+        f"{f['full_state_bytes_max'] / 1024:.1f} KiB)"
+    )
+
+
 def main() -> int:
     print(report(run()))
+    print(report_matches(run_matches()))
     return 0
 
 

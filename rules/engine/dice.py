@@ -34,7 +34,7 @@ class FairDice:
         j = 0
         while True:
             msg = f"{self.match_id}:{index}:{j}".encode()
-            x = int.from_bytes(hmac.new(self.seed, msg, hashlib.sha256).digest()[:8], "big")
+            x = int.from_bytes(hmac.digest(self.seed, msg, "sha256")[:8], "big")
             if x < limit:
                 value = x % sides + 1
                 self._cache[key] = value

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Actor, Answer, Declaration, IllegalAction
-from .board import NAMES, NEIGHBOURS, adjacent, parse_square
+from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
 from .core import move_budget
-from .resolve import CAPTAIN_KINDS, _same
+from .flow import setup_problem, team_complete
+from .resolve import CAPTAIN_KINDS, _same, in_half
 from .ruleset import LRB5, ruleset_for
-from .state import MatchState, Pending, Player
+from .state import PLAY_PHASES, MatchState, Pending, Player, other
 
 _E = IllegalAction
 
@@ -27,6 +28,8 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
             "decision_pending",
             f"A {state.pending.kind} decision awaits {state.pending.to}; answer it first.",
         )
+    if state.phase not in PLAY_PHASES or d.action in MATCH_ACTIONS:
+        return _match_legal(state, act, rs, d)
     if act.team != state.active:
         return _E("not_your_turn", f"It is the {state.active} team's turn.")
     team = state.teams[act.team]
@@ -53,8 +56,6 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
         return _E("player_cannot_act", f"{p.id} has already acted this turn.")
     if p.at is None or p.state not in ("standing", "prone"):
         return _E("player_cannot_act", f"{p.id} is {p.state} and cannot act.")
-    if d.action == "pass":
-        return _E("player_cannot_act", "The Pass action is not available yet (part 2).")
     if d.action == "block" and p.state != "standing":
         return _E("player_cannot_act", f"{p.id} is prone and cannot block.")
     allowance = _allowance(rs, state, act, d)
@@ -65,7 +66,7 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
     err = _path(state, p, d.path)
     if err is not None:
         return err
-    extra = (1 if d.action == "blitz" else 0) + len(d.then)
+    extra = (1 if d.action == "blitz" else 0) + len(d.then) + _leaps(p, d.path)
     if len(d.path) + extra > move_budget(p):
         return _E(
             "too_far",
@@ -75,10 +76,69 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
     end = parse_square(d.path[-1]) if d.path else p.at
     if d.action in ("block", "blitz", "foul", "hand_off"):
         return _target(state, p, d, end)
+    if d.action == "pass":
+        return _pass_target(state, p, d, end)
+    if d.throw is not None:
+        return _E("target_illegal", "Only a pass throws a team-mate.")
     if d.then:
         return _E("path_illegal", "Only a Blitz continues with 'then' squares.")
     if d.target is not None:
         return _E("target_illegal", f"A {d.action} has no target.")
+    return None
+
+
+MATCH_ACTIONS = frozenset(("start_match", "setup", "kick", "concede"))
+
+
+def _match_legal(state: MatchState, act: Actor, rs: LRB5, d: Declaration) -> IllegalAction | None:
+    """Declarations outside the team turns: start_match, setup, kick, concede."""
+    phase = state.phase
+    wanted = {
+        "pregame": "start_match",
+        "setup": "setup",
+        "perfect_defence": "setup",
+        "quick_snap": "setup",
+        "kickoff": "kick",
+        "play": "concede",
+    }.get(phase)
+    if phase == "finished" or d.action != wanted:
+        return _E("wrong_phase", f"A {d.action} cannot be declared in the {phase} phase.")
+    if d.action == "start_match":
+        return None
+    if d.action == "concede":
+        tm = state.teams[act.team]
+        if act.team != state.active:
+            return _E("not_your_turn", "A team concedes at the start of one of its turns.")
+        if rs.captain(act.team) != f"{act.team}:{rs.side_of(act.side)}":
+            return _E("not_captain", "Only the captain concedes the match.")
+        if tm.ended or any(p.acted for p in state.players.values() if p.team == act.team):
+            return _E("wrong_phase", "A team concedes only at the start of its turn.")
+        return None
+    if d.action == "kick":
+        if act.team != state.kicking:
+            return _E("not_your_turn", f"The {state.kicking} team kicks off.")
+        if rs.captain(act.team) != f"{act.team}:{rs.side_of(act.side)}":
+            return _E("not_captain", "The captain places the kick.")
+        try:
+            sq = parse_square(d.target or "")
+        except ValueError:
+            return _E("target_illegal", "The kick is aimed at a square.")
+        if not in_half(other(state.kicking), sq):
+            return _E("target_illegal", "The kick must be aimed at the receiving half.")
+        return None
+    receiving = other(state.kicking)
+    if phase == "setup":
+        team = state.kicking if not team_complete(state, state.kicking, rs.sides()) else receiving
+    elif phase == "perfect_defence":
+        team = state.kicking
+    else:
+        team = receiving
+    if act.team != team:
+        return _E("not_your_turn", f"The {team} team sets up now.")
+    side = rs.side_of(act.side)
+    problem = setup_problem(state, team, side, d, rs.sides())
+    if problem is not None:
+        return _E("setup_illegal", problem)
     return None
 
 
@@ -90,9 +150,28 @@ def _allowance(rs: LRB5, state: MatchState, act: Actor, d: Declaration) -> Illeg
         return _E("blitz_used", f"The Blitz of this turn belongs to the {team.blitz_side}'s side.")
     if d.action == "foul" and not rs.foul_free(team, act.side):
         return _E("foul_used", "This side has already fouled this turn.")
+    if d.action == "pass" and team.pass_used:
+        return _E("pass_used", "The team has already passed this turn.")
     if d.action == "hand_off" and team.hand_off_used:
         return _E("hand_off_used", "The team has already handed off this turn.")
     return None
+
+
+def _leaps(p: Player, path: tuple[str, ...]) -> int:
+    """Leaps in a path (each costs one square more)."""
+    if not path or p.at is None or not p.has("Leap"):
+        return 0
+    n = 0
+    cur = p.at
+    for name in path:
+        try:
+            sq = parse_square(name)
+        except ValueError:
+            return 0
+        if distance(cur, sq) == 2:
+            n += 1
+        cur = sq
+    return n
 
 
 def _path(state: MatchState, p: Player, path: tuple[str, ...]) -> IllegalAction | None:
@@ -100,12 +179,17 @@ def _path(state: MatchState, p: Player, path: tuple[str, ...]) -> IllegalAction 
     if p.rooted and path:
         return _E("path_illegal", f"{p.id} has taken root and cannot move.")
     cur = p.at
+    leapt = False
     for name in path:
         try:
             sq = parse_square(name)
         except ValueError:
             return _E("path_illegal", f"{name!r} is not a square of the pitch.")
-        if not adjacent(cur, sq):
+        if adjacent(cur, sq):
+            pass
+        elif p.has("Leap") and not leapt and distance(cur, sq) == 2:
+            leapt = True
+        else:
             return _E("path_illegal", f"{NAMES[sq]} is not next to {NAMES[cur]}.")
         occ = state.board.get(sq)
         if occ is not None and occ != p.id:
@@ -145,6 +229,62 @@ def _target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAc
         return None
     if t.state != "standing" or t.id == p.id:
         return _E("target_illegal", f"{d.target} cannot take a hand-off.")
+    return None
+
+
+def _pass_target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAction | None:
+    if d.then:
+        return _E("path_illegal", "Only a Blitz continues with 'then' squares.")
+    if d.target is None:
+        return _E("target_illegal", "A pass needs a target: a player or a square.")
+    if d.throw is not None:
+        return _throw_target(state, p, d, end)
+    if d.target in state.players:
+        t = state.players[d.target]
+        if t.id == p.id or t.at is None:
+            return _E("target_illegal", f"{d.target} cannot be passed to.")
+        to = t.at
+    else:
+        try:
+            to = parse_square(d.target)
+        except ValueError:
+            return _E("target_illegal", f"{d.target!r} is neither a player nor a square.")
+        if to == end:
+            return _E("target_illegal", "A pass cannot be aimed at the thrower's own square.")
+    band = pass_band(end, to)
+    if band is None:
+        if not p.has("Hail Mary Pass"):
+            return _E("too_far", f"{NAMES[to]} is beyond Long Bomb range.")
+        if state.weather == "blizzard":
+            return _E("too_far", "No Hail Mary Pass in a blizzard.")
+        return None
+    if state.weather == "blizzard" and band[0] not in ("quick", "short"):
+        return _E("too_far", "Only Quick and Short passes in a blizzard.")
+    return None
+
+
+def _throw_target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAction | None:
+    assert d.throw is not None and d.target is not None
+    if not p.has("Throw Team-Mate"):
+        return _E("target_illegal", f"{p.id} has no Throw Team-Mate.")
+    t = state.players.get(d.throw)
+    if (
+        t is None
+        or t.team != p.team
+        or t.id == p.id
+        or not t.has("Right Stuff")
+        or t.at is None
+        or t.state != "standing"
+        or not adjacent(end, t.at)
+    ):
+        return _E("target_illegal", f"{d.throw} cannot be thrown.")
+    try:
+        to = parse_square(d.target)
+    except ValueError:
+        return _E("target_illegal", "A thrown team-mate is aimed at a square.")
+    band = pass_band(end, to)
+    if band is None or band[0] not in ("quick", "short"):
+        return _E("too_far", "A team-mate is thrown at Quick or Short range only.")
     return None
 
 

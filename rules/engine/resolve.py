@@ -8,13 +8,26 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Actor, Answer, Declaration, Event, IllegalAction, Resolution
-from .board import D8, HEIGHT, NAMES, NEIGHBOURS, adjacent, on_pitch, parse_square, square, xy
+from .board import (
+    D8,
+    HEIGHT,
+    NAMES,
+    NEIGHBOURS,
+    adjacent,
+    distance,
+    in_flight_path,
+    on_pitch,
+    parse_square,
+    pass_band,
+    square,
+    xy,
+)
 from .board import push_squares as _push_squares
-from .core import assists, end_zone_of_opponent, enemy_tz, gfi_limit, has_tz, tz_players
+from .core import assists, end_zone_of_opponent, enemy_tz, gfi_limit, tz_players
 from .dice import Dice
 from .ruleset import LRB5, ruleset_for
 from .skills import reroll_skill
-from .state import MatchState, Pending, Player, other
+from .state import PLAY_PHASES, MatchState, Pending, Player, other
 from .tables import CASUALTY, SEVERITY, agility_target, injury_result
 
 CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim"))
@@ -47,9 +60,11 @@ class Ctx:
         "crowd",
         "dice",
         "events",
+        "half_over",
         "loose",
         "mover",
         "rs",
+        "scored",
         "st",
         "turnover",
     )
@@ -63,6 +78,8 @@ class Ctx:
         self.copied: set[str] = set()
         self.rs: LRB5 = ruleset_for(st)
         self.turnover = False
+        self.scored: str | None = None  # the team that scored a touchdown
+        self.half_over = False
         self.actor = actor
         self.loose: list[int] = []  # squares where a loose ball must bounce
         self.mover: _Mover | None = None
@@ -128,15 +145,29 @@ def _d6_roll(
     *,
     agility: bool = True,
     skill_reroll: bool = True,
+    team_reroll: bool = True,
+    diving_tackle: str | None = None,
     **extra: Any,
 ) -> bool:
     """A D6 against a target with modifiers; a natural 1 fails and (agility rolls) a natural
-    6 succeeds. Offers a reroll once after a failure."""
+    6 succeeds. Offers a reroll once after a failure. ``diving_tackle``: the opponent whose
+    Diving Tackle (-2) is used when it turns a success into a failure."""
     rerolled = False
     while True:
         face = ctx.roll(6)
         total = face + sum(mods.values())
         ok = face != 1 and (total >= target or (agility and face == 6))
+        if (
+            ok
+            and diving_tackle is not None
+            and "Diving Tackle" not in mods
+            and face != 6
+            and total - 2 < target
+        ):
+            mods = {**mods, "Diving Tackle": -2}
+            ctx.ev("diving_tackle", player=diving_tackle, target_player=p.id)
+            total -= 2
+            ok = False
         ctx.ev(
             purpose,
             purpose=purpose,
@@ -151,16 +182,38 @@ def _d6_roll(
         )
         if ok or rerolled:
             return ok
-        if not _offer_reroll(ctx, ctx.st.players[p.id], purpose, skill_reroll=skill_reroll):
+        if not _offer_reroll(
+            ctx, ctx.st.players[p.id], purpose, skill_reroll=skill_reroll, team_reroll=team_reroll
+        ):
             return False
         rerolled = True
 
 
-def _offer_reroll(ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True) -> bool:
+def _team_reroll_left(st: MatchState, team_name: str) -> bool:
+    team = st.teams[team_name]
+    if team.reroll_used:
+        return False
+    return team.rerolls > 0 or (not team.leader_used and _leader_on_pitch(st, team_name))
+
+
+def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
+    return any(
+        q.team == team_name and q.at is not None and q.has("Leader") for q in st.players.values()
+    )
+
+
+def _offer_reroll(
+    ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True, team_reroll: bool = True
+) -> bool:
     st = ctx.st
     team = st.teams[p.team]
     options: list[str] = []
-    if p.team == st.active and team.rerolls > 0 and not team.reroll_used:
+    if (
+        team_reroll
+        and p.team == st.active
+        and st.phase in PLAY_PHASES
+        and _team_reroll_left(st, p.team)
+    ):
         options.append("team")
     skill = reroll_skill(purpose) if skill_reroll else None
     if skill is not None and p.has(skill) and skill not in p.used:
@@ -180,8 +233,14 @@ def _offer_reroll(ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = Tru
                 ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="denied")
                 return False
         team.reroll_used = True
-        team.rerolls -= 1
-        ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
+        if not team.leader_used and _leader_on_pitch(st, p.team):
+            team.leader_used = True
+            ctx.ev(
+                "reroll", source="team", player=p.id, purpose=purpose, result="used", leader=True
+            )
+        else:
+            team.rerolls -= 1
+            ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
         if p.has("Loner"):
             face = ctx.roll(6)
             ok = face >= 4
@@ -421,8 +480,8 @@ def _bounce(ctx: Ctx, frm: int) -> None:
 
 
 def _land(ctx: Ctx, sq: int) -> None:
-    """The ball arrives on a square: a standing player must try to catch it, else it rests
-    (on an empty square) or bounces again."""
+    """A bouncing ball arrives on a square: a standing player must try to catch it, else it
+    rests (on an empty square) or bounces again."""
     st = ctx.st
     st.carrier = None
     st.ball_at = sq
@@ -430,29 +489,63 @@ def _land(ctx: Ctx, sq: int) -> None:
     if pid is None:
         return
     p = st.players[pid]
-    if not has_tz(p):
+    if not _can_catch(p):
         _bounce(ctx, sq)
         return
     _catch(ctx, p, accurate=False)
 
 
-def _catch(ctx: Ctx, p: Player, *, accurate: bool) -> bool:
+def _can_catch(p: Player) -> bool:
+    return p.state == "standing" and not p.no_tz and not p.has("No Hands")
+
+
+def _disturbing(st: MatchState, sq: int, team: str) -> int:
+    """Opposing standing players with Disturbing Presence within three squares."""
+    n = 0
+    for q in st.players.values():
+        if (
+            q.team != team
+            and q.at is not None
+            and q.state == "standing"
+            and q.has("Disturbing Presence")
+            and distance(q.at, sq) <= 3
+        ):
+            n += 1
+    return n
+
+
+def _catch(
+    ctx: Ctx, p: Player, *, accurate: bool, hand_off: bool = False, kickoff: bool = False
+) -> bool:
     st = ctx.st
     assert p.at is not None
     mods: dict[str, int] = {}
     if accurate:
         mods["accurate"] = 1
-    tz = enemy_tz(st, p.at, p.team)
-    if tz:
-        mods["tackle_zones"] = -tz
+        if p.has("Diving Catch") and not hand_off:
+            mods["Diving Catch"] = 1
+    if not p.has("Nerves of Steel"):
+        tz = enemy_tz(st, p.at, p.team)
+        if tz:
+            mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain":
         mods["pouring_rain"] = -1
-    ok = _d6_roll(ctx, "catch", p, agility_target(p.ag), mods)
+    if p.has("Extra Arms"):
+        mods["Extra Arms"] = 1
+    dp = _disturbing(st, p.at, p.team)
+    if dp:
+        mods["Disturbing Presence"] = -dp
+    ok = _d6_roll(ctx, "catch", p, agility_target(p.ag), mods, team_reroll=not kickoff)
     if ok:
         st.carrier = p.id
         st.ball_at = None
         return True
-    _bounce(ctx, p.at)
+    st.carrier = None
+    st.ball_at = p.at
+    if kickoff:
+        _kick_bounce(ctx, p.at)
+    else:
+        _bounce(ctx, p.at)
     return False
 
 
@@ -488,15 +581,65 @@ def _throw_in(ctx: Ctx, last: int) -> None:
             continue
         st.ball_at = square(cx, cy)
         st.carrier = None
-        pid = st.board.get(st.ball_at)
-        if pid is None:
-            return
-        p = st.players[pid]
-        if has_tz(p):
-            _catch(ctx, p, accurate=False)
-        else:
-            _bounce(ctx, st.ball_at)
+        _arrive(ctx, st.ball_at, accurate=False)
         return
+
+
+def in_half(team: str, sq: int) -> bool:
+    """Is the square in the team's own half (home A-M, away N-Z)?"""
+    return (xy(sq)[0] <= 12) == (team == "home")
+
+
+def _kick_bounce(ctx: Ctx, frm: int) -> None:
+    """A kicked ball bouncing: leaving the pitch or the receiving half is a touchback."""
+    st = ctx.st
+    d = ctx.roll(8)
+    dx, dy = D8[d - 1]
+    x, y = xy(frm)
+    nx, ny = x + dx, y + dy
+    inside = on_pitch(nx, ny) and in_half(other(st.kicking), square(nx, ny))
+    ctx.ev(
+        "bounce",
+        purpose="bounce",
+        faces=[d],
+        frm=NAMES[frm],
+        to=NAMES[square(nx, ny)] if on_pitch(nx, ny) else None,
+        kickoff=True,
+    )
+    if not inside:
+        _touchback(ctx)
+        return
+    _kick_arrive(ctx, square(nx, ny), bounced=True)
+
+
+def _kick_arrive(ctx: Ctx, sq: int, *, bounced: bool) -> None:
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is not None and _can_catch(st.players[pid]):
+        _catch(ctx, st.players[pid], accurate=False, kickoff=True)
+    elif pid is not None or not bounced:
+        _kick_bounce(ctx, sq)
+
+
+def _touchback(ctx: Ctx) -> None:
+    """The receiving team's captain gives the ball to one of its players on the pitch."""
+    st = ctx.st
+    receiving = other(st.kicking)
+    st.carrier = None
+    st.ball_at = None
+    on = sorted(
+        (q for q in st.players.values() if q.team == receiving and q.at is not None),
+        key=lambda q: (q.number if q.number is not None else 99, q.id),
+    )
+    able = [q.id for q in on if _can_catch(q)] or [q.id for q in on]
+    if not able:
+        ctx.ev("touchback", team=receiving, player=None)
+        return
+    choice = str(ctx.ask("touchback", ctx.rs.captain(receiving), able, able[0]))
+    st.carrier = choice
+    ctx.ev("touchback", team=receiving, player=choice)
 
 
 def _flush_loose(ctx: Ctx) -> None:
@@ -513,12 +656,13 @@ def _flush_loose(ctx: Ctx) -> None:
 class _Mover:
     """The moving player's movement allowance during one action."""
 
-    __slots__ = ("gfi", "pid", "used")
+    __slots__ = ("gfi", "leapt", "pid", "used")
 
     def __init__(self, pid: str) -> None:
         self.pid = pid
         self.used = 0
         self.gfi = 0
+        self.leapt = False
 
 
 def _need_square(ctx: Ctx, mv: _Mover) -> str:
@@ -541,23 +685,47 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     st = ctx.st
     p = st.players[mv.pid]
     assert p.at is not None
-    if sq in st.board or not adjacent(p.at, sq) or p.rooted:
+    leap = not adjacent(p.at, sq) and p.has("Leap") and not mv.leapt and distance(p.at, sq) == 2
+    if sq in st.board or not (leap or adjacent(p.at, sq)) or p.rooted:
         return False
     frm = p.at
-    paid = _need_square(ctx, mv)
-    if paid != "ok":
-        if paid == "fell":
-            ctx.place(mv.pid, sq)
-            _fall(ctx, [mv.pid])
-        return False
+    for _ in range(2 if leap else 1):
+        paid = _need_square(ctx, mv)
+        if paid != "ok":
+            if paid == "fell":
+                ctx.place(mv.pid, sq)
+                _fall(ctx, [mv.pid])
+            return False
     tackled = tz_players(st, frm, p.team)
-    if tackled:
+    if tackled and _held_by_tentacles(ctx, p, tackled):
+        return False
+    tails = sum(1 for q in tackled if q.has("Prehensile Tail"))
+    if leap:
+        mv.leapt = True
+        mods = {"leap": 0}
+        if p.has("Very Long Legs"):
+            mods["Very Long Legs"] = 1
+        if tails:
+            mods["Prehensile Tail"] = -tails
+        ok = _d6_roll(ctx, "leap", p, agility_target(p.ag), mods, frm=NAMES[frm], to=NAMES[sq])
+        ctx.place(mv.pid, sq)
+        if not ok:
+            _fall(ctx, [mv.pid])
+            return False
+        _after_dodge(ctx, p, tackled, frm)
+    elif tackled:
         mods = {"dodge": 1}
         if not p.has("Stunty"):
             tz = enemy_tz(st, sq, p.team, ignore=None)
             # the player's own square is left: its tackle zones on the target still count
             if tz:
                 mods["tackle_zones"] = -tz
+        if p.has("Two Heads"):
+            mods["Two Heads"] = 1
+        if tails:
+            mods["Prehensile Tail"] = -tails
+        diver = next((q.id for q in tackled if q.has("Diving Tackle")), None)
+        n_events = len(ctx.events)
         stat = p.ag
         extra: dict[str, Any] = {}
         if p.has("Break Tackle") and "Break Tackle" not in p.used and p.st > p.ag:
@@ -573,14 +741,21 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             agility_target(stat),
             mods,
             skill_reroll=not no_dodge,
+            diving_tackle=diver,
             frm=NAMES[frm],
             to=NAMES[sq],
             **extra,
         )
         ctx.place(mv.pid, sq)
+        dived = any(e.type == "diving_tackle" for e in ctx.events[n_events:])
+        if dived and diver is not None:
+            ctx.place(diver, frm)
+            _fall(ctx, [diver], place_only=True)
         if not ok:
             _fall(ctx, [mv.pid])
             return False
+        if not dived:
+            _after_dodge(ctx, st.players[mv.pid], tackled, frm)
     else:
         ctx.place(mv.pid, sq)
     ctx.ev("move", player=mv.pid, frm=NAMES[frm], to=NAMES[sq])
@@ -589,14 +764,71 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     return True
 
 
+def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
+    """Tentacles: 2D6 + the mover's ST - the Tentacles player's ST, 5 or less holds it."""
+    for q in tackled:
+        if not q.has("Tentacles"):
+            continue
+        a, b = ctx.roll(6), ctx.roll(6)
+        total = a + b + p.st - q.st
+        held = total <= 5
+        ctx.ev(
+            "tentacles",
+            purpose="tentacles",
+            player=q.id,
+            target_player=p.id,
+            faces=[a, b],
+            modifiers={"strength": p.st - q.st},
+            total=total,
+            result="held" if held else "escaped",
+        )
+        if held:
+            return True
+    return False
+
+
+def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
+    """Shadowing: one shadower may follow into the vacated square (2D6 + the mover's MA - its
+    MA, 7 or less)."""
+    st = ctx.st
+    for q in tackled:
+        if not q.has("Shadowing") or frm in st.board or st.players[q.id].state != "standing":
+            continue
+        a, b = ctx.roll(6), ctx.roll(6)
+        total = a + b + p.ma - q.ma
+        follows = total <= 7
+        ctx.ev(
+            "shadowing",
+            purpose="shadowing",
+            player=q.id,
+            target_player=p.id,
+            faces=[a, b],
+            modifiers={"movement": p.ma - q.ma},
+            total=total,
+            result="follows" if follows else "escaped",
+        )
+        if follows:
+            ctx.place(q.id, frm)
+            if st.carrier is None and st.ball_at == frm:
+                _bounce(ctx, frm)
+        return
+
+
 def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
     st = ctx.st
+    if p.has("No Hands"):
+        ctx.turnover = True
+        _bounce(ctx, sq)
+        return False
     mods = {"pick_up": 1}
-    tz = enemy_tz(st, sq, p.team)
+    big_hand = p.has("Big Hand")
+    tz = 0 if big_hand else enemy_tz(st, sq, p.team)
     if tz:
         mods["tackle_zones"] = -tz
-    if st.weather == "pouring_rain":
+    if st.weather == "pouring_rain" and not big_hand:
         mods["pouring_rain"] = -1
+    if p.has("Extra Arms"):
+        mods["Extra Arms"] = 1
     if _d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
         st.carrier = p.id
         st.ball_at = None
@@ -637,6 +869,8 @@ def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
 def _block(ctx: Ctx, att_id: str, def_id: str, *, blitz: bool, frenzy_second: bool = False) -> bool:
     """One block. True when the attacker is still up and may go on."""
     st = ctx.st
+    if not frenzy_second:
+        _dump_off(ctx, def_id)
     att = st.players[att_id]
     dfn = st.players[def_id]
     assert att.at is not None and dfn.at is not None
@@ -941,6 +1175,8 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
         team.fouls_used[key] = team.fouls_used.get(key, 0) + 1
     elif decl.action == "hand_off":
         team.hand_off_used = True
+    elif decl.action == "pass":
+        team.pass_used = True
     ctx.ev("action", player=pid, action=decl.action)
     if not _activation(ctx, st.players[pid], decl):
         return
@@ -980,6 +1216,12 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
     elif decl.action == "hand_off":
         assert decl.target is not None
         _hand_off(ctx, pid, decl.target)
+    elif decl.action == "pass":
+        assert decl.target is not None
+        if decl.throw is not None:
+            _throw_team_mate(ctx, pid, decl.throw, decl.target)
+        else:
+            _pass(ctx, pid, decl.target)
 
 
 def _foul(ctx: Ctx, pid: str, target: str) -> None:
@@ -1002,7 +1244,9 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
         mods["defensive_assists"] = -minus
     ctx.ev("foul", player=pid, target=target)
     seen = _armour(ctx, target, None, foul_mods=mods, fouler=me)
-    if seen:
+    if seen and st.ref_gone:
+        ctx.ev("not_seen", player=pid, reason="get_the_ref")
+    elif seen:
         ctx.ev("sent_off", player=pid)
         ctx.turnover = True
         me = st.players[pid]
@@ -1023,11 +1267,448 @@ def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
     ctx.ev("hand_off", player=pid, target=target)
     st.carrier = None
     st.ball_at = tgt.at
-    if has_tz(tgt):
-        _catch(ctx, tgt, accurate=True)
+    if _can_catch(tgt):
+        _catch(ctx, tgt, accurate=True, hand_off=True)
     else:
         _bounce(ctx, tgt.at)
     if st.carrier is None or st.players[st.carrier].team != st.active:
+        ctx.turnover = True
+
+
+# ------------------------------------------------------------------------------------------
+# Passing
+
+
+def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
+    """A passed or thrown-in ball arrives on a square (not a bounce): a standing player there
+    must try to catch it; on an empty square a Diving Catch player next to it tries from its
+    own square; otherwise it bounces."""
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is not None:
+        p = st.players[pid]
+        if _can_catch(p):
+            _catch(ctx, p, accurate=accurate)
+        else:
+            _bounce(ctx, sq)
+        return
+    for s in NEIGHBOURS[sq]:
+        qid = st.board.get(s)
+        if qid is not None:
+            q = st.players[qid]
+            if q.has("Diving Catch") and _can_catch(q):
+                ctx.ev("diving_catch", player=qid, at=NAMES[sq])
+                _catch(ctx, q, accurate=False)
+                return
+    _bounce(ctx, sq)
+
+
+def pass_target(st: MatchState, target: str) -> int | None:
+    """The square a pass is aimed at: a player's square or a square name."""
+    if target in st.players:
+        return st.players[target].at
+    try:
+        return parse_square(target)
+    except ValueError:
+        return None
+
+
+def interceptors(st: MatchState, thrower: Player, frm: int, to: int) -> list[Player]:
+    """Opponents who may intercept (seed 000): standing with a tackle zone, in the ball's path,
+    nearer the thrower than the target is and nearer the target than the thrower is."""
+    reach = distance(frm, to)
+    out = []
+    for q in st.players.values():
+        if (
+            q.team != thrower.team
+            and q.at is not None
+            and _can_catch(q)
+            and q.at != to
+            and distance(q.at, frm) < reach
+            and distance(q.at, to) < reach
+            and in_flight_path(frm, to, q.at)
+        ):
+            out.append(q)
+    return out
+
+
+def _intercept(ctx: Ctx, thrower: Player, frm: int, to: int) -> bool:
+    """The opposing coaches may name one interceptor (each side for its own players, the
+    captain's side first). True when the ball is intercepted."""
+    st = ctx.st
+    cands = interceptors(st, thrower, frm, to)
+    if not cands:
+        return False
+    by_decider: dict[str, list[str]] = {}
+    for q in sorted(cands, key=lambda q: (q.side != "captain", q.id)):
+        by_decider.setdefault(ctx.decider(q), []).append(q.id)
+    chosen: str | None = None
+    for to_side, ids in by_decider.items():
+        choice = ctx.ask("intercept", to_side, [*ids, "none"], "none")
+        if choice != "none":
+            chosen = str(choice)
+            break
+    if chosen is None:
+        return False
+    q = st.players[chosen]
+    assert q.at is not None
+    mods: dict[str, int] = {"intercept": -2}
+    if not q.has("Nerves of Steel"):
+        tz = enemy_tz(st, q.at, q.team)
+        if tz:
+            mods["tackle_zones"] = -tz
+    if st.weather == "pouring_rain":
+        mods["pouring_rain"] = -1
+    if q.has("Extra Arms"):
+        mods["Extra Arms"] = 1
+    if q.has("Very Long Legs"):
+        mods["Very Long Legs"] = 1
+    dp = _disturbing(st, q.at, q.team)
+    if dp:
+        mods["Disturbing Presence"] = -dp
+    if not _d6_roll(ctx, "intercept", q, agility_target(q.ag), mods):
+        return False
+    if thrower.has("Safe Throw") and not q.has("Very Long Legs"):
+        face = ctx.roll(6)
+        target = agility_target(thrower.ag)
+        ok = face != 1 and face >= target
+        ctx.ev(
+            "safe_throw",
+            purpose="safe_throw",
+            player=thrower.id,
+            target=target,
+            modifiers={},
+            faces=[face],
+            result="success" if ok else "failure",
+        )
+        if ok:
+            return False
+    st.carrier = chosen
+    st.ball_at = None
+    ctx.ev("interception", player=chosen, thrower=thrower.id)
+    return True
+
+
+def _scatter(ctx: Ctx, sq: int, times: int) -> int | None:
+    """Scatter a ball in the air ``times`` squares (a D8 each); the square it ends over, or
+    None after a throw-in (it left the pitch)."""
+    for _ in range(times):
+        d = ctx.roll(8)
+        dx, dy = D8[d - 1]
+        x, y = xy(sq)
+        nx, ny = x + dx, y + dy
+        out = not on_pitch(nx, ny)
+        ctx.ev(
+            "scatter",
+            purpose="scatter",
+            faces=[d],
+            frm=NAMES[sq],
+            to=None if out else NAMES[square(nx, ny)],
+        )
+        if out:
+            ctx.st.carrier = None
+            ctx.st.ball_at = None
+            _throw_in(ctx, sq)
+            return None
+        sq = square(nx, ny)
+    return sq
+
+
+def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, int]:
+    band = pass_band(frm, to)
+    assert band is not None
+    name, mod = band
+    mods: dict[str, int] = {name: mod}
+    if not p.has("Nerves of Steel"):
+        tz = enemy_tz(st, frm, p.team)
+        if tz:
+            mods["tackle_zones"] = -tz
+    if st.weather == "very_sunny":
+        mods["very_sunny"] = -1
+    if p.has("Accurate"):
+        mods["Accurate"] = 1
+    if p.has("Strong Arm") and name != "quick":
+        mods["Strong Arm"] = 1
+    dp = _disturbing(st, frm, p.team)
+    if dp:
+        mods["Disturbing Presence"] = -dp
+    return mods
+
+
+def _pass_roll(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> str:
+    """``accurate``, ``inaccurate`` or ``fumble``, with one reroll after a failure."""
+    target = agility_target(p.ag)
+    rerolled = False
+    while True:
+        face = ctx.roll(6)
+        total = face + sum(mods.values())
+        if hail_mary:
+            result = "fumble" if face == 1 else "inaccurate"
+        elif face == 6:
+            result = "accurate"
+        elif face == 1 or total <= 1:
+            result = "fumble"
+        else:
+            result = "accurate" if total >= target else "inaccurate"
+        ctx.ev(
+            "pass",
+            purpose="pass",
+            player=p.id,
+            target=target,
+            modifiers=dict(mods),
+            faces=[face],
+            total=total,
+            result=result,
+            reroll=rerolled,
+        )
+        if result == "accurate" or rerolled or (hail_mary and result == "inaccurate"):
+            return result
+        if not _offer_reroll(ctx, ctx.st.players[p.id], "pass"):
+            return result
+        rerolled = True
+
+
+def _dump_off(ctx: Ctx, def_id: str) -> None:
+    """Dump-Off: a blocked ball carrier may first make a Quick pass (no turnover for
+    either team)."""
+    st = ctx.st
+    dfn = st.players[def_id]
+    if st.carrier != def_id or not dfn.has("Dump-Off") or dfn.at is None:
+        return
+    frm = dfn.at
+    options = [
+        q.id
+        for q in st.players.values()
+        if q.team == dfn.team
+        and q.id != def_id
+        and q.at is not None
+        and q.state == "standing"
+        and distance(frm, q.at) + 1 <= 5
+    ]
+    if not options:
+        return
+    choice = ctx.ask("dump_off", ctx.decider(dfn), [*sorted(options), "none"], "none")
+    if choice != "none":
+        _pass(ctx, def_id, str(choice), dump_off=True)
+
+
+def _pass_block(ctx: Ctx, thrower: Player, frm: int, to: int) -> None:
+    """Pass Block: an opponent with the skill may move up to three squares (empty squares,
+    no dodging) to a square from which it may intercept or marks the thrower or the target."""
+    st = ctx.st
+    for q in sorted(st.players.values(), key=lambda q: q.id):
+        if (
+            q.team == thrower.team
+            or not q.has("Pass Block")
+            or q.at is None
+            or q.state != "standing"
+            or enemy_tz(st, q.at, q.team) > 0
+        ):
+            continue
+        reach = distance(frm, to)
+        seen = {q.at}
+        frontier = [q.at]
+        useful: list[int] = []
+        for _ in range(3):
+            nxt = []
+            for a in frontier:
+                for b in NEIGHBOURS[a]:
+                    if b in seen or b in st.board:
+                        continue
+                    seen.add(b)
+                    if enemy_tz(st, b, q.team) == 0:
+                        nxt.append(b)
+                    if (
+                        adjacent(b, frm)
+                        or adjacent(b, to)
+                        or (
+                            distance(b, frm) < reach
+                            and distance(b, to) < reach
+                            and in_flight_path(frm, to, b)
+                        )
+                    ):
+                        useful.append(b)
+            frontier = nxt
+        if not useful:
+            continue
+        names = [f"{q.id}:{NAMES[b]}" for b in sorted(useful)]
+        choice = ctx.ask("pass_block", ctx.decider(q), [*names, "none"], "none")
+        if choice != "none":
+            dest = parse_square(str(choice).split(":", 1)[1])
+            ctx.place(q.id, dest)
+            ctx.ev("pass_block", player=q.id, to=NAMES[dest])
+            if st.carrier is None and st.ball_at == dest:
+                _bounce(ctx, dest)
+
+
+def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
+    st = ctx.st
+    me = st.players[pid]
+    t = st.players[thrown_id]
+    if (
+        me.at is None
+        or t.at is None
+        or me.state != "standing"
+        or t.state != "standing"
+        or not adjacent(me.at, t.at)
+    ):
+        return
+    to = parse_square(target)
+    ctx.ev("throw_team_mate", player=pid, thrown=thrown_id, at=NAMES[to])
+    had_ball = st.carrier == thrown_id
+    fumbled = False
+    if me.has("Always Hungry"):
+        face = ctx.roll(6)
+        hungry = face == 1
+        ctx.ev(
+            "always_hungry",
+            purpose="always_hungry",
+            player=pid,
+            target=2,
+            modifiers={},
+            faces=[face],
+            result="failure" if hungry else "success",
+        )
+        if hungry:
+            face = ctx.roll(6)
+            eaten = face == 1
+            ctx.ev(
+                "eaten",
+                purpose="escape",
+                player=thrown_id,
+                target=2,
+                modifiers={},
+                faces=[face],
+                result="failure" if eaten else "success",
+            )
+            if eaten:
+                sq = t.at
+                _off_pitch(ctx, thrown_id, "casualty")
+                ctx.mp(thrown_id).casualty = "dead"
+                ctx.loose.clear()
+                if had_ball:
+                    ctx.turnover = True
+                    st.carrier = None
+                    st.ball_at = sq
+                    _bounce(ctx, sq)
+                return
+            fumbled = True
+    if not fumbled:
+        band = pass_band(me.at, to)
+        assert band is not None
+        mods: dict[str, int] = {band[0]: band[1]}
+        if not me.has("Nerves of Steel"):
+            tz = enemy_tz(st, me.at, me.team)
+            if tz:
+                mods["tackle_zones"] = -tz
+        if st.weather == "very_sunny":
+            mods["very_sunny"] = -1
+        fumbled = _pass_roll(ctx, me, mods, False) == "fumble"
+    landing: int | None = t.at if fumbled else to
+    if not fumbled:
+        assert landing is not None
+        landing = _scatter_player(ctx, landing, 3)
+    _land_thrown(ctx, thrown_id, landing, had_ball)
+
+
+def _scatter_player(ctx: Ctx, sq: int, times: int) -> int | None:
+    for _ in range(times):
+        d = ctx.roll(8)
+        dx, dy = D8[d - 1]
+        x, y = xy(sq)
+        out = not on_pitch(x + dx, y + dy)
+        ctx.ev(
+            "scatter",
+            purpose="scatter",
+            faces=[d],
+            frm=NAMES[sq],
+            to=None if out else NAMES[square(x + dx, y + dy)],
+        )
+        if out:
+            return None
+        sq = square(x + dx, y + dy)
+    return sq
+
+
+def _land_thrown(ctx: Ctx, pid: str, landing: int | None, had_ball: bool) -> None:
+    st = ctx.st
+    p = st.players[pid]
+    while landing is not None and st.board.get(landing) not in (None, pid):
+        under = st.board[landing]
+        ctx.ev("landed_on", player=pid, target_player=under)
+        _fall(ctx, [under], by=None)
+        landing = _scatter_player(ctx, landing, 1)
+    if landing is None:
+        sq = p.at
+        ctx.place(pid, None)
+        ctx.mp(pid).state = "reserves"
+        if had_ball and sq is not None:
+            st.carrier = None
+            ctx.turnover = True
+        _injury(ctx, pid, {}, crowd=True)
+        if had_ball and sq is not None:
+            _throw_in(ctx, sq)
+        return
+    ctx.place(pid, landing)
+    mods: dict[str, int] = {}
+    tz = enemy_tz(st, landing, p.team)
+    if tz:
+        mods["tackle_zones"] = -tz
+    if _d6_roll(ctx, "landing", st.players[pid], agility_target(p.ag), mods):
+        if st.carrier is None and st.ball_at == landing:
+            _bounce(ctx, landing)
+        return
+    mp = ctx.mp(pid)
+    mp.state = "prone"
+    ctx.ev("knocked_down", player=pid, at=NAMES[landing])
+    if had_ball:
+        ctx.turnover = True
+        st.carrier = None
+        st.ball_at = landing
+    _armour(ctx, pid, None)
+    if had_ball or (st.carrier is None and st.ball_at == landing):
+        ctx.loose.append(landing)
+
+
+def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
+    st = ctx.st
+    me = st.players[pid]
+    to = pass_target(st, target)
+    if st.carrier != pid or me.at is None or me.state != "standing" or to is None:
+        return
+    frm = me.at
+    hail_mary = pass_band(frm, to) is None
+    ctx.ev("throw", player=pid, target=target, at=NAMES[to], hail_mary=hail_mary)
+    if not hail_mary and not dump_off:
+        _pass_block(ctx, me, frm, to)
+        if target in st.players:
+            to = st.players[target].at or to
+    if not hail_mary and _intercept(ctx, me, frm, to):
+        if not dump_off:
+            ctx.turnover = True
+        return
+    mods = {} if hail_mary else pass_modifiers(st, me, frm, to)
+    result = _pass_roll(ctx, me, mods, hail_mary)
+    if result == "fumble":
+        if not dump_off:
+            ctx.turnover = True
+        if me.has("Safe Throw") and not hail_mary:
+            ctx.ev("safe_throw", player=pid, kept=True)
+            return
+        st.carrier = None
+        st.ball_at = frm
+        _bounce(ctx, frm)
+        return
+    st.carrier = None
+    st.ball_at = None
+    landing: int | None = to
+    if result == "inaccurate":
+        landing = _scatter(ctx, to, 3)
+    if landing is not None:
+        _arrive(ctx, landing, accurate=result == "accurate")
+    if not dump_off and (st.carrier is None or st.players[st.carrier].team != st.active):
         ctx.turnover = True
 
 
@@ -1079,7 +1760,7 @@ def contest_winner(rival: list[int], captain: list[int]) -> str:
 
 def _check_touchdown(ctx: Ctx) -> None:
     st = ctx.st
-    if st.carrier is None:
+    if st.carrier is None or st.phase not in PLAY_PHASES:
         return
     p = st.players[st.carrier]
     if p.at is None or p.state != "standing":
@@ -1087,24 +1768,33 @@ def _check_touchdown(ctx: Ctx) -> None:
     if xy(p.at)[0] == end_zone_of_opponent(p.team):
         st.score[p.team] += 1
         ctx.ev("touchdown", player=p.id, team=p.team, at=NAMES[p.at])
-        # the drive ends; the kick-off that follows belongs to part 2 (match flow)
         st.carrier = None
         st.ball_at = None
         ctx.turnover = True
+        ctx.scored = p.team
 
 
-def _end_team_turn(ctx: Ctx) -> None:
-    st = ctx.st
-    team = st.active
-    for pid, p in st.players.items():
+def _stunned_turn_prone(ctx: Ctx, team: str) -> None:
+    for pid, p in ctx.st.players.items():
         if p.team == team and p.state == "stunned":
             mp = ctx.mp(pid)
             if mp.stunned_now:
                 mp.stunned_now = False
             else:
                 mp.state = "prone"
-    nxt = other(team)
+
+
+def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
+    """The active team's turn ends; ``nxt`` (the other team by default) begins its turn,
+    unless both teams have played their turns of the half (``ctx.half_over``)."""
+    st = ctx.st
+    team = st.active
+    _stunned_turn_prone(ctx, team)
+    nxt = other(team) if nxt is None else nxt
     ctx.ev("end_turn", team=team, turnover=ctx.turnover)
+    if st.turn["home"] >= 8 and st.turn["away"] >= 8:
+        ctx.half_over = True
+        return
     st.active = nxt
     st.turn[nxt] += 1
     t = st.teams[nxt]
@@ -1121,6 +1811,39 @@ def _end_team_turn(ctx: Ctx) -> None:
     ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
 
 
+def _after_action(ctx: Ctx) -> None:
+    """Touchdowns, turnovers and the end of the team turn, the drive or the half."""
+    from . import flow
+
+    st = ctx.st
+    if ctx.turnover and ctx.scored is None:
+        st.turnover = True
+        ctx.ev("turnover", team=st.active)
+    elif ctx.turnover:
+        st.turnover = True
+    if st.phase == "blitz":
+        if ctx.scored is None and (ctx.turnover or ctx.rs.turn_over(st, st.active)):
+            flow.end_blitz_turn(ctx)
+        return
+    scorer = ctx.scored
+    if scorer is not None:
+        if st.half == 3:
+            flow.end_drive(ctx, scorer)
+            return
+        if scorer != st.active:
+            st.turn[scorer] += 1
+            _end_team_turn(ctx, nxt=st.active)
+        else:
+            _end_team_turn(ctx)
+        flow.end_drive(ctx, scorer)
+        return
+    if ctx.turnover or ctx.rs.turn_over(st, st.active):
+        _end_team_turn(ctx)
+        if ctx.half_over:
+            flow.clear_pitch(ctx)
+            flow.end_half(ctx)
+
+
 def resolve(
     state: MatchState,
     actor: Actor | str,
@@ -1129,25 +1852,40 @@ def resolve(
     dice: Dice,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions."""
+    from . import flow
+
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     st = state.copy()
     st.pending = None
     st.turnover = False
     ctx = Ctx(st, dice, answers, act)
+    action = declaration.action
     try:
-        if declaration.action == "end_turn":
+        if action == "end_turn":
             team = st.teams[act.team]
             if ctx.rs.split_team:
                 team.ended = team.ended | {act.side}
             else:
                 team.ended = frozenset(ctx.rs.sides())
             ctx.ev("end_side", team=act.team, side=act.side)
-        elif declaration.action == "claim_blitz":
+            _after_action(ctx)
+        elif action == "claim_blitz":
             _claim_blitz(ctx)
+            _after_action(ctx)
+        elif action == "start_match":
+            flow.start_match(ctx)
+        elif action == "setup":
+            flow.post_setup(ctx, act.team, ctx.rs.side_of(act.side), declaration)
+        elif action == "kick":
+            assert declaration.target is not None
+            flow.kick(ctx, parse_square(declaration.target))
+        elif action == "concede":
+            flow.concede(ctx, act.team)
         else:
             _do_player_action(ctx, declaration)
             _flush_loose(ctx)
-        _check_touchdown(ctx)
+            _check_touchdown(ctx)
+            _after_action(ctx)
     except _Stop as stop:
         pend = stop.pending
         pend.actor = str(act)
@@ -1157,11 +1895,6 @@ def resolve(
         out.pending = pend
         st.pending = pend
         return Resolution(out, ctx.events, pend, partial=st)
-    if ctx.turnover:
-        st.turnover = True
-        ctx.ev("turnover", team=st.active)
-    if ctx.turnover or ctx.rs.turn_over(st, st.active):
-        _end_team_turn(ctx)
     return Resolution(st, ctx.events, None)
 
 

@@ -16,6 +16,24 @@ SIDES = ("captain", "rival")
 WEATHERS = ("sweltering_heat", "very_sunny", "nice", "pouring_rain", "blizzard")
 PLAYER_STATES = ("standing", "prone", "stunned", "reserves", "ko", "casualty", "sent_off")
 ON_PITCH = frozenset(("standing", "prone", "stunned"))
+# pregame: before the pre-match rolls; setup: the teams post their set-ups (the kicking team
+# first); kickoff: the kicking team places the kick; perfect_defence / quick_snap: a kick-off
+# result lets one team set up again or step one square, the ball in the air; blitz: the
+# kicking team's free turn of the Blitz! result, the ball in the air; play: team turns;
+# finished: the final whistle (``result``).
+PHASES = (
+    "pregame",
+    "setup",
+    "kickoff",
+    "perfect_defence",
+    "quick_snap",
+    "blitz",
+    "play",
+    "finished",
+)
+PLAY_PHASES = frozenset(("play", "blitz"))
+SETUP_PHASES = frozenset(("setup", "perfect_defence", "quick_snap"))
+OFF_PITCH = -1  # kick_landing when the kick left the pitch
 CASUALTIES = (
     "badly_hurt",
     "miss_next_game",
@@ -72,6 +90,7 @@ class Player:
     no_tz: bool = False  # Bone-Head / Really Stupid: no tackle zone until its next action
     rooted: bool = False  # Take Root
     stunned_now: bool = False  # stunned in its own team's current turn: stays stunned once
+    collapsed: bool = False  # sweltering heat: sits out the next kick-off
 
     def copy(self) -> Player:
         return Player(
@@ -92,6 +111,7 @@ class Player:
             self.no_tz,
             self.rooted,
             self.stunned_now,
+            self.collapsed,
         )
 
     def has(self, skill: str) -> bool:
@@ -110,6 +130,12 @@ class Team:
     fouls_used: dict[str, int] = field(default_factory=lambda: {"captain": 0, "rival": 0})
     apothecary: bool = False
     ended: frozenset[str] = frozenset()  # sides that ended their part of this team turn
+    base_rerolls: int | None = None  # restored at half time (None: the rerolls at the start)
+    leader_used: bool = False  # the Leader reroll of this half was used
+    fame: int = 0
+    cheerleaders: int = 0
+    assistant_coaches: int = 0
+    posted: frozenset[str] = frozenset()  # sides that posted their set-up in this phase
 
     def copy(self) -> Team:
         return Team(
@@ -123,6 +149,12 @@ class Team:
             dict(self.fouls_used),
             self.apothecary,
             self.ended,
+            self.base_rerolls,
+            self.leader_used,
+            self.fame,
+            self.cheerleaders,
+            self.assistant_coaches,
+            self.posted,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -140,6 +172,12 @@ class Team:
             },
             "apothecary": self.apothecary,
             "ended": sorted(self.ended),
+            "base_rerolls": self.rerolls if self.base_rerolls is None else self.base_rerolls,
+            "leader_used": self.leader_used,
+            "fame": self.fame,
+            "cheerleaders": self.cheerleaders,
+            "assistant_coaches": self.assistant_coaches,
+            "posted": sorted(self.posted),
         }
 
     @classmethod
@@ -164,6 +202,12 @@ class Team:
             },
             apothecary=bool(d.get("apothecary", False)),
             ended=frozenset(d.get("ended", ())),
+            base_rerolls=_int(d.get("base_rerolls", d.get("rerolls", 0)), "base_rerolls"),
+            leader_used=bool(d.get("leader_used", False)),
+            fame=_int(d.get("fame", 0), "fame"),
+            cheerleaders=_int(d.get("cheerleaders", 0), "cheerleaders"),
+            assistant_coaches=_int(d.get("assistant_coaches", 0), "assistant_coaches"),
+            posted=frozenset(d.get("posted", ())),
         )
 
 
@@ -226,6 +270,13 @@ class MatchState:
     pending: Pending | None = None
     dice_used: int = 0
     board: dict[int, str] = field(default_factory=dict)  # square -> player id (derived)
+    phase: str = "play"
+    kicking: str = "away"  # the team kicking off the current drive
+    first_kick: str = "away"  # the team that kicked off the first half
+    kick_landing: int | None = None  # the ball in the air (OFF_PITCH: it left the pitch)
+    ref_gone: bool = False  # Get the Ref: nobody is sent off for the rest of the half
+    overtime: bool = True  # a tie at full time goes to overtime (else the match is drawn)
+    result: dict[str, Any] | None = None
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> MatchState:
@@ -245,6 +296,13 @@ class MatchState:
             self.pending,
             self.dice_used,
             dict(self.board),
+            self.phase,
+            self.kicking,
+            self.first_kick,
+            self.kick_landing,
+            self.ref_gone,
+            self.overtime,
+            self.result,
         )
 
     def deep_copy(self) -> MatchState:
@@ -261,9 +319,30 @@ class MatchState:
         return self.ball_at
 
     # -- JSON --------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, compact: bool = False) -> dict[str, Any]:
+        """The SCENARIOS.md shape. ``compact`` leaves out every player and team key that holds
+        its default (``from_json`` restores them): the form to store."""
         ball_sq = self.ball_square()
+        players = {pid: self._player_json(p) for pid, p in self.players.items()}
+        teams = {t: self.teams[t].to_json() for t in TEAMS}
+        if compact:
+            players = {
+                pid: {k: v for k, v in pj.items() if _PLAYER_DEFAULTS.get(k, _NO) != v}
+                for pid, pj in players.items()
+            }
+            teams = {
+                t: {k: v for k, v in tj.items() if _TEAM_DEFAULTS.get(k, _NO) != v}
+                for t, tj in teams.items()
+            }
+        kl = self.kick_landing
         return {
+            "phase": self.phase,
+            "kicking": self.kicking,
+            "first_kick": self.first_kick,
+            "kick_landing": "off" if kl == OFF_PITCH else _sq_name(kl),
+            "ref_gone": self.ref_gone,
+            "overtime": self.overtime,
+            "result": self.result,
             "half": self.half,
             "turn": {"home": self.turn["home"], "away": self.turn["away"]},
             "active": self.active,
@@ -271,8 +350,8 @@ class MatchState:
             "score": {"home": self.score["home"], "away": self.score["away"]},
             "turnover": self.turnover,
             "house_rules": self.house_rules,
-            "teams": {t: self.teams[t].to_json() for t in TEAMS},
-            "players": {pid: self._player_json(p) for pid, p in self.players.items()},
+            "teams": teams,
+            "players": players,
             "ball": {"at": _sq_name(ball_sq), "carrier": self.carrier},
             "pending": None if self.pending is None else self.pending.to_json(),
             "dice_used": self.dice_used,
@@ -297,6 +376,7 @@ class MatchState:
             "no_tz": p.no_tz,
             "rooted": p.rooted,
             "stunned_now": p.stunned_now,
+            "collapsed": p.collapsed,
         }
 
     @classmethod
@@ -329,6 +409,23 @@ class MatchState:
         pend = d.get("pending")
         st.pending = Pending.from_json(pend) if pend else None
         st.dice_used = _int(d.get("dice_used", 0), "dice_used")
+        phase = d.get("phase", "play")
+        if phase not in PHASES:
+            raise ValueError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+        st.phase = phase
+        for key in ("kicking", "first_kick"):
+            value = d.get(key, other(st.active) if key == "kicking" else "away")
+            if value not in TEAMS:
+                raise ValueError(f"{key} must be home or away, not {value!r}")
+            setattr(st, key, value)
+        kl = d.get("kick_landing")
+        st.kick_landing = OFF_PITCH if kl == "off" else _sq(kl)
+        st.ref_gone = bool(d.get("ref_gone", False))
+        st.overtime = bool(d.get("overtime", True))
+        result = d.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise ValueError("result must be an object or null")
+        st.result = result
         st.rebuild_board()
         if len(st.board) != sum(1 for p in st.players.values() if p.at is not None):
             raise ValueError("two players stand on the same square")
@@ -410,4 +507,43 @@ def _player_from(pd: dict[str, Any]) -> Player:
         no_tz=bool(pd.get("no_tz", False)),
         rooted=bool(pd.get("rooted", False)),
         stunned_now=bool(pd.get("stunned_now", False)),
+        collapsed=bool(pd.get("collapsed", False)),
     )
+
+
+_NO = object()
+_PLAYER_DEFAULTS: dict[str, Any] = {
+    "side": "captain",
+    "number": None,
+    "ma": 6,
+    "st": 3,
+    "ag": 3,
+    "av": 8,
+    "skills": [],
+    "at": None,
+    "state": "standing",
+    "has_ball": False,
+    "acted": False,
+    "casualty": None,
+    "used": [],
+    "no_tz": False,
+    "rooted": False,
+    "stunned_now": False,
+    "collapsed": False,
+}
+_TEAM_DEFAULTS: dict[str, Any] = {
+    "reroll_used": False,
+    "blitz_used": False,
+    "blitz_side": "captain",
+    "blitz_claimed": False,
+    "pass_used": False,
+    "hand_off_used": False,
+    "fouls_used": {"captain": 0, "rival": 0},
+    "apothecary": False,
+    "ended": [],
+    "leader_used": False,
+    "fame": 0,
+    "cheerleaders": 0,
+    "assistant_coaches": 0,
+    "posted": [],
+}

@@ -42,14 +42,41 @@ PART1 = {
     "Wild Animal",
     "Take Root",
 }
+PART2 = {
+    "Accurate",
+    "Strong Arm",
+    "Safe Throw",
+    "Nerves of Steel",
+    "Dump-Off",
+    "Hail Mary Pass",
+    "Leader",
+    "Diving Catch",
+    "Diving Tackle",
+    "Shadowing",
+    "Pass Block",
+    "Kick",
+    "Kick-Off Return",
+    "Extra Arms",
+    "Big Hand",
+    "Very Long Legs",
+    "Two Heads",
+    "Tentacles",
+    "Prehensile Tail",
+    "Disturbing Presence",
+    "Throw Team-Mate",
+    "Right Stuff",
+    "Always Hungry",
+    "Leap",
+    "No Hands",
+}
 
 
 def test_the_registry_lists_which_skills_of_skills_json_are_implemented() -> None:
     names = {s["name"] for s in json.loads((DATA / "skills.json").read_text())["skills"]}
     assert set(implemented()) <= names
-    assert set(implemented()) == PART1
+    assert set(implemented()) == PART1 | PART2
     missing = sorted(names - set(implemented()))
-    assert len(missing) == 74 - 33
+    assert len(missing) == 74 - 33 - 25
     for skill in REGISTRY.values():
         assert skill.hooks, f"{skill.name} names no hook"
 

@@ -8,13 +8,20 @@ from rules.engine import bench
 
 
 class Command(BaseCommand):
-    help = "Resolve random legal play and print declarations per second and the median time."
+    help = (
+        "Resolve random legal play and whole random matches; print declarations and matches "
+        "per second, the median time and the size of a match state."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=20)
         parser.add_argument("--declarations", type=int, default=200)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--matches", type=int, default=200)
 
     def handle(self, *args: Any, **options: Any) -> None:
         figures = bench.run(options["games"], options["declarations"], options["seed"])
         self.stdout.write(bench.report(figures))
+        self.stdout.write(
+            bench.report_matches(bench.run_matches(options["matches"], options["seed"]))
+        )
