@@ -14,5 +14,9 @@ def is_game_master(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 
 def make_game_master(user: User) -> None:
+    """A GM manages its leagues, teams and players in the admin, hence staff status."""
     group, _ = Group.objects.get_or_create(name=GM_GROUP)
     group.user_set.add(user)
+    if not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])

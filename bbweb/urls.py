@@ -9,5 +9,6 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("teams/", include("teams.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,121 @@
+"""The admin for game masters: each GM manages the leagues they run, with their teams and players
+(a superuser manages everything). A GM needs staff status to open the admin at all."""
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from bbweb.roles import is_game_master
+from teams.models import Invitation, League, MoveProposal, Player, Team
+
+if TYPE_CHECKING:  # the admin classes are generic only for the type checker
+    _ModelAdmin = admin.ModelAdmin[Any]
+    _PlayerInline = admin.TabularInline[Player, Team]
+else:
+    _ModelAdmin = admin.ModelAdmin
+    _PlayerInline = admin.TabularInline
+
+
+class _GameMasterAdmin(_ModelAdmin):
+    league_path = ""
+
+    def _is_gm(self, request: HttpRequest) -> bool:
+        return is_game_master(request.user)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self._is_gm(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._is_gm(request)
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return self._is_gm(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._is_gm(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._is_gm(request)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        queryset = super().get_queryset(request)
+        if getattr(request.user, "is_superuser", False):
+            return queryset
+        return queryset.filter(**{self.league_path: request.user})
+
+
+class PlayerInline(_PlayerInline):
+    model = Player
+    extra = 0
+    fields = [
+        "number",
+        "name",
+        "position",
+        "side",
+        "status",
+        "spp",
+        "skills",
+        "niggling_injuries",
+        "miss_next_game",
+        "ma_loss",
+        "st_loss",
+        "ag_loss",
+        "av_loss",
+    ]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_game_master(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_game_master(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_game_master(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_game_master(request.user)
+
+
+@admin.register(League)
+class LeagueAdmin(_GameMasterAdmin):
+    league_path = "gm"
+    list_display = ["name", "gm", "starting_treasury", "turn_deadline_hours"]
+    search_fields = ["name"]
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        return {"gm": request.user.pk}
+
+
+@admin.register(Team)
+class TeamAdmin(_GameMasterAdmin):
+    league_path = "league__gm"
+    list_display = ["name", "race", "league", "captain", "rival", "captain_treasury"]
+    list_filter = ["league", "race"]
+    search_fields = ["name", "captain__username", "rival__username"]
+    raw_id_fields = ["captain", "rival"]
+    inlines = [PlayerInline]
+
+
+@admin.register(Player)
+class PlayerAdmin(_GameMasterAdmin):
+    league_path = "team__league__gm"
+    list_display = ["name", "number", "team", "position", "side", "status", "spp"]
+    list_filter = ["status", "side", "team__league"]
+    search_fields = ["name", "team__name"]
+    list_select_related = ["team"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(_GameMasterAdmin):
+    league_path = "team__league__gm"
+    list_display = ["team", "user", "status", "created_at"]
+    list_filter = ["status"]
+
+
+@admin.register(MoveProposal)
+class MoveProposalAdmin(_GameMasterAdmin):
+    league_path = "player__team__league__gm"
+    list_display = ["player", "to_side", "status", "created_at"]
+    list_filter = ["status"]

@@ -1,0 +1,54 @@
+"""Game names in the reader's language (from the LRB5 data, not the .po file) and gold."""
+
+from django import template
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import get_language
+
+from rules import gamedata
+from teams import rosters
+from teams.models import Invitation, MoveProposal
+
+register = template.Library()
+
+
+@register.filter
+def gp(amount: int) -> str:
+    return rosters.gp(int(amount))
+
+
+@register.filter
+def race_label(race_id: str) -> str:
+    try:
+        return gamedata.race(race_id).label(get_language())
+    except gamedata.UnknownRace:
+        return race_id
+
+
+@register.filter
+def position_label(position_id: str) -> str:
+    try:
+        return gamedata.position(position_id).label(get_language())
+    except gamedata.UnknownPosition:
+        return position_id
+
+
+@register.filter
+def skill_label(name: str) -> str:
+    if name in gamedata.STAT_INCREASES:
+        return f"+{rosters.STAT_LABELS[name[1:]]}"
+    try:
+        return gamedata.skill(name).label(get_language())
+    except gamedata.UnknownSkill:
+        return name
+
+
+@register.simple_tag
+def waiting_answers(user: AbstractBaseUser | AnonymousUser) -> int:
+    """Invitations and proposed moves that wait for this user's answer (for the navigation)."""
+    if not user.is_authenticated:
+        return 0
+    invitations = Invitation.objects.filter(user=user.pk, status=Invitation.Status.PENDING)
+    moves = MoveProposal.objects.filter(
+        player__team__rival=user.pk, status=MoveProposal.Status.PENDING
+    )
+    return invitations.count() + moves.count()

@@ -1,0 +1,93 @@
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from teams.models import League, Team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_gm(gm: User) -> User:
+    gm.is_staff = True
+    gm.save()
+    return gm
+
+
+def test_a_game_master_manages_the_leagues_teams_and_players(
+    client: Client, staff_gm: User, team: Team
+) -> None:
+    client.force_login(staff_gm)
+    assert "Reikland Reavers" in client.get("/admin/teams/team/").content.decode()
+    assert client.get(f"/admin/teams/team/{team.pk}/change/").status_code == 200
+    assert "Karl" in client.get("/admin/teams/player/").content.decode()
+    assert "Liga del Foro" in client.get("/admin/teams/league/").content.decode()
+    response = client.post(
+        "/admin/teams/league/add/",
+        {
+            "name": "Copa",
+            "gm": staff_gm.pk,
+            "starting_treasury": 1_600_000,
+            "turn_deadline_hours": 48,
+            "decision_deadline_hours": 12,
+            "blitz_claim_window_hours": 6,
+            "reroll_approval_default": "approve",
+            "vacation_days": 7,
+            "points_win": 3,
+            "points_draw": 1,
+            "points_loss": 0,
+        },
+    )
+    assert response.status_code == 302
+    assert League.objects.get(name="Copa").starting_treasury == 1_600_000
+
+
+def test_a_game_master_sees_only_the_leagues_they_run(
+    client: Client, staff_gm: User, team: Team, other_team: Team
+) -> None:
+    client.force_login(staff_gm)
+    page = client.get("/admin/teams/team/").content.decode()
+    assert "Reikland Reavers" in page and "Orcland Raiders" not in page
+
+
+def test_a_staff_member_who_is_not_a_game_master_sees_no_teams(
+    client: Client, carol: User, team: Team
+) -> None:
+    carol.is_staff = True
+    carol.save()
+    client.force_login(carol)
+    assert client.get("/admin/teams/team/").status_code == 403
+
+
+def test_a_coach_cannot_open_the_admin(client: Client, alice: User) -> None:
+    client.force_login(alice)
+    assert client.get("/admin/teams/team/").status_code == 302
+
+
+def test_the_admin_refuses_a_skill_the_position_cannot_learn(
+    client: Client, staff_gm: User, team: Team
+) -> None:
+    karl = team.players.get(number=1)
+    client.force_login(staff_gm)
+    url = f"/admin/teams/player/{karl.pk}/change/"
+    data = {
+        "team": team.pk,
+        "number": 1,
+        "name": "Karl",
+        "position": "human.blitzer",
+        "side": "captain",
+        "spp": 0,
+        "skills": '["Horns"]',
+        "niggling_injuries": 0,
+        "ma_loss": 0,
+        "st_loss": 0,
+        "ag_loss": 0,
+        "av_loss": 0,
+        "status": "active",
+    }
+    response = client.post(url, data)
+    assert "A Blitzer cannot learn Horns." in response.content.decode()
+    data["skills"] = '["Dodge"]'
+    assert client.post(url, data).status_code == 302
+    karl.refresh_from_db()
+    assert karl.skills == ["Dodge"] and karl.value == 90_000 + 30_000
