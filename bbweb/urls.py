@@ -10,5 +10,6 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("teams/", include("teams.urls")),
+    path("matches/", include("matches.urls")),
     path("admin/", admin.site.urls),
 ]

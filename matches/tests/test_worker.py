@@ -19,8 +19,12 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 def worker() -> Iterator[None]:
     if os.environ.get("BBWEB_REQUIRE_WORKER") == "1":
         assert os.environ.get("REDIS_URL"), "CI must run the worker test against Redis"
-    with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
-        yield
+    app.conf.task_always_eager = False
+    try:
+        with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
+            yield
+    finally:
+        app.conf.task_always_eager = True
 
 
 def test_the_sweep_runs_in_a_worker_through_the_broker(worker: None) -> None:
