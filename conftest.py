@@ -6,7 +6,7 @@ import pytest
 # Playwright's sync API runs an event loop in the test thread; the ORM calls it makes through
 # live_server are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-# Tasks run in the test's own process unless a test starts a real worker (matches/tests/test_worker.py).
+# Tasks run in the test process unless a test starts a real worker (see test_worker.py).
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
 CHROMIUM = "/usr/bin/chromium"

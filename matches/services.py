@@ -437,7 +437,7 @@ def _new_post(
         match=match,
         number=number,
         kind=kind,
-        author=author if author is not None and author.is_authenticated else None,
+        author_id=author.pk if author is not None and author.is_authenticated else None,
         actor=actor,
         half=state.half,
         turn=state.turn.get(state.active, 0),
