@@ -2,14 +2,19 @@ from django.contrib import admin
 from django.urls import include, path
 
 from bbweb import views
+from matches import api_urls
+from matches import urls as match_urls
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", views.profile, name="profile"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("teams/", include("teams.urls")),
-    path("matches/", include("matches.urls")),
+    # the match pages and the match download share the ``matches`` namespace
+    path("matches/", include((match_urls.urlpatterns + api_urls.match_urlpatterns, "matches"))),
+    path("api/", include("matches.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -7,7 +7,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from matches.models import Decision, Match
+from matches import services
+from matches.models import Decision, Match, Post
 
 
 def _users_for(match: Match, actor: str) -> list[User]:
@@ -51,3 +52,22 @@ def turn_starts(match_id: int) -> None:
         }
     users = _users_for(match, f"{active}:captain") + _users_for(match, f"{active}:rival")
     _send(list({u.pk: u for u in users}.values()), subject, body)
+
+
+def mentioned(post_id: int) -> None:
+    post = Post.objects.select_related("match__home_team", "match__away_team", "author").get(
+        pk=post_id
+    )
+    match = post.match
+    users = [u for u in services.mentioned(match, post.text) if u.email and u.pk != post.author_id]
+    author = post.author.username if post.author else "bbweb"
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = _("bbweb: %(author)s mentioned you in %(match)s") % {
+            "author": author,
+            "match": match,
+        }
+        body = _("%(text)s\n\nRead the thread: %(link)s") % {
+            "text": post.text,
+            "link": _link(match),
+        }
+    _send(users, subject, body)

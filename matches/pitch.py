@@ -3,6 +3,10 @@
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from matches import labels
+
 COLUMNS = 26
 ROWS = 15
 SQUARE = 30
@@ -38,6 +42,16 @@ class Token:
     has_ball: bool
     acted: bool
     mine: bool
+    name: str = ""
+    actions: str = ""  # the legal actions, space-separated, for pitch.js
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says of the token."""
+        parts = [f"#{self.number} {self.name}".strip(), str(labels.STATES.get(self.state, ""))]
+        if self.has_ball:
+            parts.append(_("has the ball"))
+        return ", ".join(p for p in parts if p)
 
     @property
     def cx(self) -> int:
@@ -56,12 +70,19 @@ class Cell:
     zone: str
 
 
-def pitch_view(state: dict[str, Any], my_actors: list[str]) -> dict[str, Any]:
+def pitch_view(
+    state: dict[str, Any],
+    my_actors: list[str],
+    lineup: dict[str, dict[str, Any]] | None = None,
+    hide: set[str] | None = None,
+) -> dict[str, Any]:
+    """Cells, tokens, the loose ball and the tackle zones; ``hide`` leaves out the tokens a
+    set-up plan draws instead."""
     house_rules = state.get("house_rules", True)
     tokens = []
     tackle_zones: dict[str, set[str]] = {"home": set(), "away": set()}
     for pid, p in state.get("players", {}).items():
-        if not p.get("at"):
+        if not p.get("at") or pid in (hide or ()):
             continue
         x, y = square_xy(p["at"])
         actor = f"{p['team']}:{p['side'] if house_rules else 'captain'}"
@@ -78,6 +99,7 @@ def pitch_view(state: dict[str, Any], my_actors: list[str]) -> dict[str, Any]:
                 has_ball=bool(p.get("has_ball")),
                 acted=bool(p.get("acted")),
                 mine=actor in my_actors or (not house_rules and f"{p['team']}:rival" in my_actors),
+                name=(lineup or {}).get(pid, {}).get("name", ""),
             )
         )
         if p["state"] == "standing" and not p.get("no_tz"):
@@ -99,7 +121,47 @@ def pitch_view(state: dict[str, Any], my_actors: list[str]) -> dict[str, Any]:
             for team, squares in tackle_zones.items()
         },
         "scrimmage_x": 13 * SQUARE,
+        "columns": [(c, i * SQUARE + SQUARE // 2) for i, c in enumerate(COLUMN_LETTERS)],
+        "rows": [(r, (r - 1) * SQUARE + SQUARE // 2 + 4) for r in range(1, ROWS + 1)],
     }
+
+
+def dugouts(state: Any, lineup: dict[str, dict[str, Any]], match: Any) -> list[dict[str, Any]]:
+    """Each team's players off the pitch: reserves, knocked out, casualties, sent off."""
+    out = []
+    for key, team in (("home", match.home_team), ("away", match.away_team)):
+        boxes: dict[str, list[dict[str, Any]]] = {
+            "reserves": [],
+            "ko": [],
+            "casualty": [],
+            "sent_off": [],
+        }
+        players = sorted(
+            (p for p in state.players.values() if p.team == key), key=lambda p: p.number or 0
+        )
+        for p in players:
+            if p.state in boxes:
+                info = lineup.get(p.id, {})
+                boxes[p.state].append(
+                    {
+                        "id": p.id,
+                        "number": p.number,
+                        "name": info.get("name", p.id),
+                        "side": p.side,
+                        "casualty": labels.label(labels.RESULTS, p.casualty) if p.casualty else "",
+                    }
+                )
+        out.append(
+            {
+                "key": key,
+                "team": team,
+                "boxes": [
+                    (name, labels.label(labels.STATES, name), boxes[name])
+                    for name in ("reserves", "ko", "casualty", "sent_off")
+                ],
+            }
+        )
+    return out
 
 
 def _cell(column: int, row: int) -> Cell:

@@ -6,6 +6,7 @@ the thread's posts, saves the new state with a bumped version, and schedules sid
 is answered with what it did the first time and changes nothing.
 """
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,6 +17,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from bbweb.roles import is_game_master
 from matches import tasks
 from matches.markup import render_markdown
 from matches.models import Deadline, Decision, Match, MatchEvent, Post
@@ -41,6 +43,9 @@ GENESIS_HASH = "0" * 64
 SYSTEM_ACTOR = "home:captain"  # start_match may be posted by any coach; the server does it
 DEFAULT_DECISION_HOURS = 12
 DEFAULT_TURN_HOURS = 48
+EDIT_WINDOW = timedelta(minutes=15)
+MENTION = re.compile(r"(?<![\w@/:.])@([\w.+-]+)")
+IDEMPOTENCY_KEY_LENGTH = 64  # Post.idempotency_key
 AnyUser = AbstractBaseUser | AnonymousUser
 
 
@@ -119,6 +124,29 @@ def create_match(
     return match
 
 
+def may_schedule(user: AnyUser, home: Team, away: Team) -> bool:
+    """A site GM schedules any two teams; a league's GM two teams of that league."""
+    if is_game_master(user):
+        return True
+    league = home.league if home.league_id == away.league_id else None
+    return league is not None and user.is_authenticated and league.gm_id == user.pk
+
+
+def may_schedule_any(user: AnyUser) -> bool:
+    if is_game_master(user):
+        return True
+    return user.is_authenticated and League.objects.filter(gm=user.pk).exists()
+
+
+def schedule_match(user: AnyUser, *, home: Team, away: Team, house_rules: bool = True) -> Match:
+    """A GM puts two teams on the pitch; the GM referees the match."""
+    if not may_schedule(user, home, away):
+        raise MatchError("not_gm", "Only a game master schedules matches.")
+    assert isinstance(user, User)
+    league = home.league if home.league_id == away.league_id else None
+    return create_match(home=home, away=away, gm=user, league=league, house_rules=house_rules)
+
+
 # -- declaring and deciding ----------------------------------------------------------------------
 
 
@@ -130,14 +158,17 @@ def declare(
     side: str | None = None,
     text: str = "",
     idempotency_key: str = "",
+    version: int | None = None,
 ) -> Outcome:
-    """A coach declares one action (the whole of it, as forum players write it)."""
+    """A coach declares one action (the whole of it, as forum players write it). With
+    ``version``, only if the match is still at that version."""
     with transaction.atomic():
         match = _locked(match_id)
         replay = _already_done(match, user, idempotency_key)
         if replay is not None:
             return replay
         _require_in_play(match)
+        _require_version(match, version)
         try:
             decl = Declaration.from_json(declaration)
         except ValueError as error:
@@ -157,23 +188,34 @@ def declare(
             idempotency_key=idempotency_key,
         )
         decision = _settle(match, state, actor, decl, (), resolution, post)
+        _notify_mentions(match, post)
         return Outcome(post, decision)
 
 
 def answer(
-    match_id: int, user: AnyUser, choice: str | int | bool, *, idempotency_key: str = ""
+    match_id: int,
+    user: AnyUser,
+    choice: str | int | bool,
+    *,
+    idempotency_key: str = "",
+    kind: str | None = None,
+    version: int | None = None,
 ) -> Outcome:
-    """The coach the pending decision is addressed to answers it."""
+    """The coach the pending decision is addressed to answers it. With ``kind`` or
+    ``version``, only if that is the decision awaited and the match is at that version."""
     with transaction.atomic():
         match = _locked(match_id)
         replay = _already_done(match, user, idempotency_key)
         if replay is not None:
             return replay
         _require_in_play(match)
+        _require_version(match, version)
         state = load_state(match)
         pending = state.pending
         if pending is None:
             raise MatchError("no_decision_pending", "No decision is awaited.")
+        if kind is not None and kind != pending.kind:
+            raise MatchError("wrong_decision", f"A {pending.kind} decision is awaited, not {kind}.")
         if pending.to not in actors_for(match, user):
             code = "not_captain" if pending.to.endswith(":captain") else "not_your_player"
             raise MatchError(code, "This decision is not yours to take.")
@@ -219,7 +261,75 @@ def write_post(
             idempotency_key=idempotency_key,
         )
         _touch(match)
+        _notify_mentions(match, post)
         return post
+
+
+def edit_post(post_id: int, user: AnyUser, *, text: str) -> Post:
+    """The author corrects the text of a post within the edit window; never a declaration,
+    an answer or a roll. The first text is kept in the summary and the post shows "edited"."""
+    if not text.strip():
+        raise MatchError("empty", "The post is empty.")
+    with transaction.atomic():
+        post = Post.objects.select_for_update().filter(pk=post_id).first()
+        if post is None:
+            raise MatchError("no_post", "There is no such post.")
+        match = _locked(post.match_id)
+        if not user.is_authenticated or post.author_id != user.pk:
+            raise MatchError("not_author", "Only the author edits a post.")
+        if post.kind in (Post.Kind.SYSTEM, Post.Kind.DECISION):
+            raise MatchError("not_editable", "This post has no text to edit.")
+        if timezone.now() - post.created_at > EDIT_WINDOW:
+            raise MatchError("edit_window", "The time to edit this post is over.")
+        post.summary = {
+            **post.summary,
+            "original": post.summary.get("original", post.text),
+            "edited_at": timezone.now().isoformat(),
+        }
+        post.text = text
+        post.html = render_markdown(text)
+        post.save(update_fields=["summary", "text", "html"])
+        _touch(match)
+        return post
+
+
+def mentioned(match: Match, text: str) -> list[User]:
+    """The match's coaches and GM named as ``@username`` in the text."""
+    prose = re.sub(r"`[^`]*`", "", text)  # a name in code is not a mention
+    names = {name.rstrip(".").lower() for name in MENTION.findall(prose)}
+    return [user for user in match_people(match) if user.username.lower() in names]
+
+
+def match_people(match: Match) -> list[User]:
+    people = [match.home_team.captain, match.home_team.rival, match.away_team.captain]
+    people += [match.away_team.rival, match.gm]
+    return list({u.pk: u for u in people if u is not None}.values())
+
+
+def _notify_mentions(match: Match, post: Post) -> None:
+    if post.text and mentioned(match, post.text):
+        post_pk = post.pk
+        transaction.on_commit(lambda: tasks.notify_mentions.delay(post_pk))
+
+
+def close_match(match_id: int, user: AnyUser) -> Match:
+    """The GM closes a match after the final whistle; from then on its dice seed is public."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not is_match_gm(match, user):
+            raise MatchError("not_gm", "Only the match's game master closes it.")
+        if match.status != Match.Status.POST_MATCH:
+            raise MatchError("not_over", "The match is not over.")
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        _new_post(
+            match,
+            load_state(match),
+            kind=Post.Kind.SYSTEM,
+            summary={"message": "closed", "seed": match.dice_seed},
+        )
+        _touch(match)
+        return match
 
 
 # -- folding the record ----------------------------------------------------------------------------
@@ -261,21 +371,36 @@ def chain_is_intact(match: Match) -> bool:
 
 
 def _locked(match_id: int) -> Match:
+    # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
+    # league, and locking the teams too would make a team's matches wait for each other.
     try:
-        return Match.objects.select_for_update().select_related(
-            "home_team", "away_team", "league"
-        ).get(pk=match_id)
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("home_team", "away_team", "league")
+            .get(pk=match_id)
+        )
     except Match.DoesNotExist:
         raise MatchError("no_match", "There is no such match.") from None
 
 
 def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
+    if len(key) > IDEMPOTENCY_KEY_LENGTH:
+        raise MatchError(
+            "malformed", f"An idempotency key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
+        )
     if not key or not user.is_authenticated:
         return None
     post = Post.objects.filter(match=match, author_id=user.pk, idempotency_key=key).first()
     if post is None:
         return None
     return Outcome(post, match.decisions.filter(answered_at__isnull=True).first(), True)
+
+
+def _require_version(match: Match, version: int | None) -> None:
+    if version is not None and version != match.version:
+        raise MatchError(
+            "version_conflict", f"The match is at version {match.version}, not {version}."
+        )
 
 
 def _require_in_play(match: Match) -> None:

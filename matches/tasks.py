@@ -17,3 +17,8 @@ def notify_decision(decision_id: int) -> None:
 @shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
 def notify_turn(match_id: int) -> None:
     notifications.turn_starts(match_id)
+
+
+@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+def notify_mentions(post_id: int) -> None:
+    notifications.mentioned(post_id)

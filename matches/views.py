@@ -1,9 +1,225 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from collections.abc import Callable
+from typing import Any
 
-from matches.models import Match
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import retarget
+
+from matches import labels, page, services
+from matches.access import may_read
+from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm, ScheduleForm
+from matches.models import Match, Post
+from matches.services import MatchError
+
+# -- access helpers -------------------------------------------------------------------------------
 
 
+def _matches() -> QuerySet[Match]:
+    return Match.objects.select_related(
+        "home_team__captain", "home_team__rival", "away_team__captain", "away_team__rival", "gm"
+    )
+
+
+def _readable(request: HttpRequest, pk: int) -> Match | None:
+    """The match, or None when this reader must log in first: a private match is read by its
+    coaches and its GM only, and does not exist for anybody else."""
+    match = get_object_or_404(_matches(), pk=pk)
+    if may_read(match, request.user):
+        return match
+    if not request.user.is_authenticated:
+        return None
+    raise Http404
+
+
+def _in_match(request: HttpRequest, pk: int) -> Match:
+    """The match, for one of its coaches or its GM (403 for anyone else)."""
+    match = get_object_or_404(_matches(), pk=pk)
+    if not services.actors_for(match, request.user) and not services.is_match_gm(
+        match, request.user
+    ):
+        raise PermissionDenied
+    return match
+
+
+def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
+    match.refresh_from_db()
+    context = {**page.page_context(match, request.user), **extra}
+    return render(request, "matches/detail.html#live", context)
+
+
+def _write(
+    request: HttpRequest, match: Match, action: Callable[[], Any], **extra: Any
+) -> HttpResponse:
+    """Run a service call; the live part of the page comes back, or the refusal alone."""
+    try:
+        action()
+    except MatchError as refused:
+        return _refused(request, match, refused.code, refused.message)
+    if _htmx(request):
+        return _live(request, match, **extra)
+    return redirect("matches:detail", pk=match.pk)
+
+
+def _refused(request: HttpRequest, match: Match, code: str, message: str) -> HttpResponse:
+    context = {"error": {"message": message, "reason": labels.label(labels.ERRORS, code)}}
+    if _htmx(request):
+        return retarget(render(request, "matches/detail.html#flash", context), "#flash")
+    messages.error(request, f"{context['error']['reason']} ({message})")
+    return redirect("matches:detail", pk=match.pk)
+
+
+def _htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _form_refused(request: HttpRequest, match: Match, form: Any) -> HttpResponse:
+    error = form.errors.as_data()
+    first = next(iter(error.values()))[0]
+    return _refused(request, match, first.code or "malformed", " ".join(first.messages))
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+@require_GET
+def match_list(request: HttpRequest) -> HttpResponse:
+    user = request.user.pk
+    mine = Q(home_team__captain=user) | Q(home_team__rival=user) | Q(away_team__captain=user)
+    mine |= Q(away_team__rival=user) | Q(gm=user)
+    visible = (
+        _matches().filter(Q(is_public=True) | mine) if user else _matches().filter(is_public=True)
+    )
+    context = {
+        "in_play": visible.filter(status=Match.Status.IN_PLAY),
+        "scheduled": visible.filter(status__in=[Match.Status.SCHEDULED, Match.Status.PRE_MATCH]),
+        "finished": visible.filter(status__in=[Match.Status.POST_MATCH, Match.Status.FINISHED]),
+        "mine": visible.filter(mine) if user else [],
+        "may_schedule": services.may_schedule_any(request.user),
+    }
+    return render(request, "matches/list.html", context)
+
+
+@require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match, pk=pk)
-    return render(request, "matches/detail.html", {"match": match})
+    match = _readable(request, pk)
+    if match is None:
+        return redirect_to_login(request.get_full_path())
+    context = page.page_context(match, request.user)
+    return render(request, "matches/detail.html", context)
+
+
+@require_GET
+def live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Polled every few seconds: 204 while the match's version is the one the page shows."""
+    match = _readable(request, pk)
+    if match is None:
+        return HttpResponse(status=403)
+    if request.GET.get("v") == str(match.version):
+        return HttpResponse(status=204)
+    return _live(request, match)
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The plan panel and the pitch overlay for the declaration being built (nothing is saved)."""
+    match = _in_match(request, pk)
+    context = page.page_context(match, request.user, PlanForm(request.POST).plan())
+    return render(request, "matches/detail.html#preview", context)
+
+
+# -- acting ---------------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def declare(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _in_match(request, pk)
+    state = services.load_state(match)
+    actors = services.actors_for(match, request.user)
+    form = DeclareForm(request.POST, state=state, actors=actors)
+    if not form.is_valid():
+        return _form_refused(request, match, form)
+    data = form.cleaned_data
+    return _write(
+        request,
+        match,
+        lambda: services.declare(
+            match.pk,
+            request.user,
+            data["declaration"],
+            side=data.get("side") or None,
+            text=data.get("text", ""),
+            idempotency_key=data.get("key", ""),
+        ),
+    )
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _in_match(request, pk)
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, match, form)
+    choice, key = form.cleaned_data["choice"], form.cleaned_data.get("key", "")
+    return _write(
+        request, match, lambda: services.answer(match.pk, request.user, choice, idempotency_key=key)
+    )
+
+
+@login_required
+@require_POST
+def write(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _in_match(request, pk)
+    form = PostForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, match, form)
+    data = form.cleaned_data
+    return _write(
+        request,
+        match,
+        lambda: services.write_post(
+            match.pk,
+            request.user,
+            kind=data["kind"],
+            text=data["text"],
+            idempotency_key=data["key"],
+        ),
+        refresh_post_form=True,
+    )
+
+
+@login_required
+@require_POST
+def edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    match = _in_match(request, pk)
+    post = get_object_or_404(Post, match=match, number=number)
+    form = EditForm(request.POST)
+    if not form.is_valid():
+        return _form_refused(request, match, form)
+    text = form.cleaned_data["text"]
+    return _write(request, match, lambda: services.edit_post(post.pk, request.user, text=text))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def schedule(request: HttpRequest) -> HttpResponse:
+    if not services.may_schedule_any(request.user):
+        raise PermissionDenied
+    form = ScheduleForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.schedule_match(request.user, **data)
+        except MatchError as refused:
+            form.add_error(None, labels.label(labels.ERRORS, refused.code))
+        else:
+            return redirect("matches:detail", pk=match.pk)
+    return render(request, "matches/schedule.html", {"form": form})

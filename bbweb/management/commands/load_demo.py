@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from bbweb.roles import make_game_master
+from matches.demo import load_demo_matches
 from teams.demo import load_demo_teams
 
 DEMO_PASSWORD = "bbweb-demo"
@@ -30,8 +31,12 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.save()
         make_game_master(User.objects.get(username="gm"))
-        for team in load_demo_teams():
+        teams = load_demo_teams()
+        for team in teams:
             self.stdout.write(f"Team {team.pk}: {team.name} ({team.race}), value {team.value} gp")
+        for match in load_demo_matches(teams[0], teams[1]):
+            status = match.get_status_display()
+            self.stdout.write(f"Match {match.pk}: {match} ({status}), /matches/{match.pk}/")
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
         for username, role in DEMO_USERS:
             self.stdout.write(f"  {username:<6} {role}")

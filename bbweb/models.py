@@ -1,0 +1,50 @@
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+TOKEN_PREFIX = "bbw_"
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A user's key to the JSON API. Only its SHA-256 is stored: the token itself is shown
+    once, when it is made, and a lost one is replaced, never recovered."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"API token of {self.user}"
+
+    @classmethod
+    def issue(cls, user: User) -> str:
+        """A new token for the user, replacing any previous one; returns the token."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        cls.objects.update_or_create(
+            user=user, defaults={"digest": _digest(token), "created_at": timezone.now()}
+        )
+        return token
+
+    @classmethod
+    def user_for(cls, token: str) -> User | None:
+        found = cls.objects.select_related("user").filter(digest=_digest(token)).first()
+        if found is None or not found.user.is_active:
+            return None
+        cls.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
+        return found.user

@@ -1,0 +1,61 @@
+import hashlib
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from bbweb.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice(client: Client) -> User:
+    user = User.objects.create_user("alice")
+    client.force_login(user)
+    return user
+
+
+def make_token(client: Client) -> str:
+    response = client.post(reverse("profile"), {"action": "generate"})
+    assert response.status_code == 200
+    return str(response.context["new_token"])
+
+
+def test_the_profile_page_needs_a_login(client: Client) -> None:
+    assert client.get(reverse("profile")).status_code == 302
+
+
+def test_a_token_is_shown_once_and_only_its_hash_is_stored(alice: User, client: Client) -> None:
+    assert "You have no token." in client.get(reverse("profile")).content.decode()
+    token = make_token(client)
+    stored = ApiToken.objects.get(user=alice)
+    assert stored.digest == hashlib.sha256(token.encode()).hexdigest()
+    assert ApiToken.user_for(token) == alice
+    page = client.get(reverse("profile")).content.decode()
+    assert token not in page
+    assert "You have a token" in page
+
+
+def test_replacing_the_token_ends_the_old_one(alice: User, client: Client) -> None:
+    old = make_token(client)
+    new = make_token(client)
+    assert new != old
+    assert ApiToken.user_for(old) is None
+    assert ApiToken.user_for(new) == alice
+    assert ApiToken.objects.count() == 1
+
+
+def test_a_revoked_token_opens_nothing(alice: User, client: Client) -> None:
+    token = make_token(client)
+    client.post(reverse("profile"), {"action": "revoke"})
+    assert ApiToken.user_for(token) is None
+    response = Client(HTTP_AUTHORIZATION=f"Bearer {token}").get(reverse("api:match", args=[1]))
+    assert response.status_code == 401
+
+
+def test_the_token_of_a_deactivated_user_opens_nothing(alice: User, client: Client) -> None:
+    token = make_token(client)
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    assert ApiToken.user_for(token) is None

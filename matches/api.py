@@ -1,0 +1,216 @@
+"""The JSON API for bots and other clients: the match page's operations, through services.py.
+
+A request is authenticated by the session (and then CSRF applies to what it posts) or by a
+user's API token in ``Authorization: Bearer <token>`` (no cookie is involved, so no CSRF).
+Errors are ``{"error": code, "message": text}``; a refused request changes nothing.
+"""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
+
+from bbweb.models import ApiToken
+from matches import api_schema, exports, services
+from matches.access import readable_match
+from matches.models import Match
+
+AnyUser = AbstractBaseUser | AnonymousUser
+View = Callable[..., HttpResponse]
+
+HTTP_STATUS = {
+    "not_authenticated": 401,
+    "bad_token": 401,
+    "csrf_failed": 403,
+    "not_your_player": 403,
+    "not_captain": 403,
+    "not_in_match": 403,
+    "no_match": 404,
+    "method_not_allowed": 405,
+    "decision_pending": 409,
+    "no_decision_pending": 409,
+    "wrong_decision": 409,
+    "version_conflict": 409,
+    "not_in_play": 409,
+    "not_your_turn": 409,
+    "wrong_phase": 409,
+}  # any other code (malformed, the rules' refusals: too_far, path_illegal...) is a 400
+EVENTS_PAGE = 500
+
+
+def _error(code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=HTTP_STATUS.get(code, 400))
+
+
+def _csrf_refused(request: HttpRequest) -> bool:
+    check = CsrfViewMiddleware(lambda request: HttpResponse())
+    return check.process_view(request, _error, (), {}) is not None
+
+
+def _user(request: HttpRequest) -> AnyUser:
+    """The bearer token's user, else the session's; raises when neither may go on."""
+    header = request.headers.get("Authorization", "")
+    if header:
+        scheme, _sep, token = header.partition(" ")
+        user = ApiToken.user_for(token.strip()) if scheme.lower() == "bearer" else None
+        if user is None:
+            raise services.MatchError("bad_token", "The API token is not valid.")
+        return user
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            raise services.MatchError("not_authenticated", "Log in or send an API token.")
+        if _csrf_refused(request):
+            raise services.MatchError("csrf_failed", "The CSRF token is missing or wrong.")
+    return request.user
+
+
+def api_view(method: str) -> Callable[[View], View]:
+    """Only ``method``; the user as the view's second argument; MatchError as JSON."""
+
+    def decorate(view: View) -> View:
+        @csrf_exempt  # the session's requests are checked in _user; the token's need no check
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                if request.method != method:
+                    raise services.MatchError("method_not_allowed", f"Use {method}.")
+                return view(request, _user(request), *args, **kwargs)
+            except services.MatchError as error:
+                return _error(error.code, error.message)
+
+        return wrapped
+
+    return decorate
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise services.MatchError("malformed", "The body is not JSON.") from None
+    if not isinstance(body, dict):
+        raise services.MatchError("malformed", "The body is a JSON object.")
+    return body
+
+
+def _field(body: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = body.pop(name, default)
+    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise services.MatchError("malformed", f"{name} has the wrong type.")
+    return value
+
+
+def match_json(match: Match, user: AnyUser) -> dict[str, Any]:
+    state = services.load_state(match)
+    pending = None
+    if state.pending is not None:
+        decision = match.decisions.filter(answered_at__isnull=True).first()
+        pending = {
+            "kind": state.pending.kind,
+            "to": state.pending.to,
+            "options": state.pending.options,
+            "default": state.pending.default,
+            "deadline_at": decision.deadline_at if decision else None,
+            "events": decision.preview if decision else [],
+        }
+    last = match.events.order_by("-number").values_list("number", flat=True).first()
+    return {
+        "id": match.pk,
+        "status": match.status,
+        "version": match.version,
+        "is_public": match.is_public,
+        "home": {"id": match.home_team_id, "name": match.home_team.name},
+        "away": {"id": match.away_team_id, "name": match.away_team.name},
+        "you": services.actors_for(match, user),
+        "turn_deadline_at": match.turn_deadline_at,
+        "dice": {"commitment": match.dice_commitment, "seed": match.revealed_seed},
+        "last_event": last or 0,
+        "pending": pending,
+        "state": state.to_json(),
+    }
+
+
+def _outcome(match_id: int, user: AnyUser, outcome: services.Outcome) -> JsonResponse:
+    match = readable_match(match_id, user)
+    return JsonResponse(
+        {
+            "post": outcome.post.number,
+            "replayed": outcome.replayed,
+            "match": match_json(match, user),
+        },
+        status=200 if outcome.replayed else 201,
+    )
+
+
+# -- the views ---------------------------------------------------------------------------------
+
+
+@require_GET
+def openapi(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(api_schema.SCHEMA)
+
+
+@api_view("GET")
+def match(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    return JsonResponse(match_json(readable_match(pk, user), user))
+
+
+@api_view("GET")
+def events(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    try:
+        after = int(request.GET.get("after", 0))
+    except ValueError:
+        raise services.MatchError("malformed", "after is an event number.") from None
+    rows = list(
+        readable_match(pk, user)
+        .events.select_related("post")
+        .filter(number__gt=after)
+        .order_by("number")[: EVENTS_PAGE + 1]
+    )
+    return JsonResponse(
+        {
+            "events": [exports.event_json(e) for e in rows[:EVENTS_PAGE]],
+            "more": len(rows) > EVENTS_PAGE,
+        }
+    )
+
+
+@api_view("POST")
+def declare(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    body = _body(request)
+    key = _field(body, "idempotency_key", str, "")
+    side = _field(body, "side", str, None)
+    text = _field(body, "text", str, "")
+    version = _field(body, "version", int, None)
+    readable_match(pk, user)
+    outcome = services.declare(
+        pk, user, body, side=side, text=text, idempotency_key=key, version=version
+    )  # what is left of the body is the declaration
+    return _outcome(pk, user, outcome)
+
+
+@api_view("POST")
+def decide(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    body = _body(request)
+    key = _field(body, "idempotency_key", str, "")
+    version = _field(body, "version", int, None)
+    kind = _field(body, "kind", str, None)
+    choice = body.get("choice")
+    if kind is None or not isinstance(choice, str | int | bool):
+        raise services.MatchError("malformed", "A decision is {kind, choice}.")
+    readable_match(pk, user)
+    outcome = services.answer(pk, user, choice, idempotency_key=key, kind=kind, version=version)
+    return _outcome(pk, user, outcome)
+
+
+@api_view("GET")
+def export(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    response = JsonResponse(exports.export_match(readable_match(pk, user)))
+    response["Content-Disposition"] = f'attachment; filename="match-{pk}.json"'
+    return response

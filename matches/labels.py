@@ -1,0 +1,219 @@
+"""The words of the match page for the engine's codes, in the reader's language.
+
+The thread stores structured data (event types, purposes, results, decision kinds); these
+tables name them at render time, so a Spanish reader sees Spanish whoever posted.
+"""
+
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+ACTIONS: dict[str, Promise] = {
+    "move": pgettext_lazy("action", "Move"),
+    "block": pgettext_lazy("action", "Block"),
+    "blitz": pgettext_lazy("action", "Blitz"),
+    "pass": pgettext_lazy("action", "Pass"),
+    "hand_off": pgettext_lazy("action", "Hand-off"),
+    "foul": pgettext_lazy("action", "Foul"),
+    "end_turn": _("End of turn"),
+    "claim_blitz": _("Claim the Blitz"),
+    "start_match": _("Start of the match"),
+    "setup": _("Set-up"),
+    "kick": _("Kick-off"),
+    "concede": _("Concession"),
+}
+
+DECISIONS: dict[str, Promise] = {
+    "reroll": _("Reroll?"),
+    "block_die": _("Choose the block die"),
+    "push": _("Choose the push square"),
+    "follow_up": _("Follow up?"),
+    "apothecary": _("Use the apothecary?"),
+    "intercept": _("Try an interception?"),
+    "reroll_approval": _("Approve the team reroll?"),
+    "blitz_claim": _("The rival's side claims the Blitz"),
+    "touchback": _("Touchback: who gets the ball?"),
+    "dump_off": _("Dump-off?"),
+    "pass_block": _("Pass Block?"),
+    "kick_or_receive": _("Kick or receive?"),
+    "high_kick": _("High Kick: who goes under the ball?"),
+    "kick_off_return": _("Kick-Off Return?"),
+}
+
+BLOCK_FACES: dict[int, Promise] = {
+    1: _("Attacker down"),
+    2: _("Pushed"),
+    3: _("Pushed"),
+    4: _("Both down"),
+    5: _("Defender stumbles"),
+    6: _("Defender down"),
+}
+
+CHOICES: dict[Any, Promise] = {
+    "team": _("Team reroll"),
+    "none": _("No"),
+    "approve": _("Approve"),
+    "deny": _("Deny"),
+    "grant": _("Grant"),
+    "contest": _("Contest"),
+    "kick": _("Kick"),
+    "receive": _("Receive"),
+    True: _("Yes"),
+    False: _("No"),
+}
+
+PURPOSES: dict[str, Promise] = {
+    "dodge": _("Dodge"),
+    "gfi": _("Going For It"),
+    "pickup": _("Pick-up"),
+    "catch": _("Catch"),
+    "pass": pgettext_lazy("roll", "Pass"),
+    "armour": _("Armour"),
+    "injury": _("Injury"),
+    "casualty": _("Casualty"),
+    "block": pgettext_lazy("roll", "Block"),
+    "bounce": _("Bounce"),
+    "scatter": _("Scatter"),
+    "throw_in": _("Throw-in"),
+    "weather": _("Weather"),
+    "coin_toss": _("Coin toss"),
+    "fans": _("Fans"),
+    "kick_scatter": _("Kick scatter"),
+    "kickoff_table": _("Kick-off table"),
+    "heat": _("Sweltering heat"),
+    "ko_recovery": _("KO recovery"),
+    "shoot_out": _("Penalty shoot-out"),
+    "interception": _("Interception"),
+    "stand_up": _("Standing up"),
+    "leap": _("Leap"),
+    "foul": pgettext_lazy("roll", "Foul"),
+    "blitz_contest": _("Blitz contest"),
+    "cheering_fans": _("Cheering Fans"),
+    "brilliant_coaching": _("Brilliant Coaching"),
+    "throw_a_rock": _("Throw a Rock"),
+    "pitch_invasion": _("Pitch Invasion"),
+    "riot": _("Riot"),
+    "random_player": _("Random player"),
+    "breeze": _("Breeze"),
+}
+
+RESULTS: dict[str, Promise] = {
+    "success": _("success"),
+    "failure": _("failure"),
+    "broken": _("broken"),
+    "holds": _("holds"),
+    "stunned": _("stunned"),
+    "ko": _("KO"),
+    "casualty": _("casualty"),
+    "badly_hurt": _("badly hurt"),
+    "miss_next_game": _("misses the next game"),
+    "niggling_injury": _("niggling injury"),
+    "minus_ma": _("-1 MA"),
+    "minus_av": _("-1 AV"),
+    "minus_ag": _("-1 AG"),
+    "minus_st": _("-1 ST"),
+    "dead": _("dead"),
+    "fine": _("fine"),
+    "collapses": _("collapses"),
+    "home": _("home"),
+    "away": _("away"),
+    "missed": _("missed"),
+    "held": _("held"),
+    "escaped": _("escaped"),
+    "follows": _("follows"),
+}
+
+WEATHER: dict[str, Promise] = {
+    "sweltering_heat": _("Sweltering heat"),
+    "very_sunny": _("Very sunny"),
+    "nice": _("Nice"),
+    "pouring_rain": _("Pouring rain"),
+    "blizzard": _("Blizzard"),
+}
+
+KICKOFF: dict[str, Promise] = {
+    "get_the_ref": _("Get the Ref"),
+    "riot": _("Riot"),
+    "perfect_defence": _("Perfect Defence"),
+    "high_kick": _("High Kick"),
+    "cheering_fans": _("Cheering Fans"),
+    "changing_weather": _("Changing Weather"),
+    "brilliant_coaching": _("Brilliant Coaching"),
+    "quick_snap": _("Quick Snap!"),
+    "blitz": _("Blitz!"),
+    "throw_a_rock": _("Throw a Rock"),
+    "pitch_invasion": _("Pitch Invasion!"),
+}
+
+PHASES: dict[str, Promise] = {
+    "pregame": _("Pre-match"),
+    "setup": _("Set-up"),
+    "kickoff": _("Kick-off"),
+    "perfect_defence": _("Perfect Defence"),
+    "quick_snap": _("Quick Snap!"),
+    "blitz": _("Blitz!"),
+    "play": _("Play"),
+    "finished": _("Finished"),
+}
+
+STATES: dict[str, Promise] = {
+    "standing": _("standing"),
+    "prone": _("prone"),
+    "stunned": _("stunned"),
+    "reserves": _("reserves"),
+    "ko": _("KO"),
+    "casualty": _("casualty"),
+    "sent_off": _("sent off"),
+}
+
+MODIFIERS: dict[str, Promise] = {
+    "dodge": _("dodge"),
+    "tackle_zones": _("tackle zones"),
+    "pick_up": _("pick-up"),
+    "pouring_rain": _("pouring rain"),
+    "accurate": _("accurate"),
+    "assists": _("assists"),
+    "defensive_assists": _("defensive assists"),
+    "range": _("range"),
+    "fame": _("FAME"),
+    "rerolls": _("rerolls"),
+}
+
+ERRORS: dict[str, Promise] = {
+    "not_your_turn": _("It is not your turn."),
+    "not_your_player": _("That player is not yours to move."),
+    "player_cannot_act": _("That player cannot act now."),
+    "path_illegal": _("That path is not possible."),
+    "too_far": _("Too far."),
+    "target_illegal": _("That target is not allowed."),
+    "blitz_used": _("The Blitz of this turn is used."),
+    "foul_used": _("Your side's foul of this turn is used."),
+    "pass_used": _("The Pass of this turn is used."),
+    "hand_off_used": _("The Hand-off of this turn is used."),
+    "decision_pending": _("A decision must be answered first."),
+    "no_decision_pending": _("No decision is awaited."),
+    "choice_illegal": _("That is not one of the options."),
+    "not_captain": _("Only the captain may do that."),
+    "wrong_phase": _("That does not belong to this phase of the match."),
+    "setup_illegal": _("That set-up breaks the rules."),
+    "malformed": _("That declaration could not be read."),
+    "notation": _("That is not a declaration in the notation."),
+    "not_in_play": _("The match is not in play."),
+    "not_in_match": _("Only the match's coaches and GM write here."),
+    "empty": _("The post is empty."),
+    "not_author": _("Only the author edits a post."),
+    "not_editable": _("This post has no text to edit."),
+    "edit_window": _("The time to edit this post is over."),
+    "not_gm": _("Only a game master schedules matches."),
+    "same_team": _("A team cannot play itself."),
+}
+
+
+def label(table: dict[Any, Promise], key: Any) -> str:
+    """The translated name, or the code made readable when the table lacks it."""
+    found = table.get(key)
+    if found is not None:
+        return str(found)
+    return str(key).replace("_", " ")

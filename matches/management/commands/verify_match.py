@@ -1,0 +1,38 @@
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches.exports import verify
+
+
+class Command(BaseCommand):
+    help = (
+        "Check an exported match: its hash chain and, once the seed is revealed, every roll "
+        "recomputed from the seed. Exits 1 on any mismatch or when the seed is not revealed."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            result = verify(json.loads(options["file"].read_text()))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"{options['file']}: {error}") from None
+        except (AttributeError, KeyError, TypeError) as error:
+            raise CommandError(f"{options['file']} is not a match export: {error!r}") from None
+        for problem in result.problems:
+            self.stderr.write(problem)
+        if result.problems:
+            raise CommandError(f"{len(result.problems)} problem(s): the record does not verify.")
+        if not result.seed_revealed:
+            raise CommandError(
+                f"The hash chain of the {result.events} events is intact, but the seed is not "
+                "revealed yet (it is when the match ends): no roll could be verified."
+            )
+        self.stdout.write(
+            f"OK: {result.rolls} rolls recomputed from the seed and {result.events} events "
+            "in an intact hash chain."
+        )

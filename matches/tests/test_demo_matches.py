@@ -1,0 +1,25 @@
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from matches.models import Match
+from matches.services import chain_is_intact, fold, load_state
+
+pytestmark = pytest.mark.django_db
+
+
+def test_load_demo_creates_a_match_in_play_and_a_finished_one_and_is_idempotent() -> None:
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", stdout=StringIO())
+    in_play = Match.objects.get(status=Match.Status.IN_PLAY)
+    finished = Match.objects.get(status=Match.Status.FINISHED)
+    state = load_state(in_play)
+    assert state.phase == "play"
+    assert in_play.events.filter(type="declaration").count() > 5
+    assert in_play.posts.filter(kind="ic").count() == 2
+    assert finished.revealed_seed == finished.dice_seed
+    assert load_state(finished).phase == "finished"
+    for match in (in_play, finished):
+        assert chain_is_intact(match)
+        assert fold(match).to_json(compact=True) == match.state

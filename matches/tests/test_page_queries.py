@@ -1,0 +1,45 @@
+"""The match page's database queries do not grow with the thread (no query per post)."""
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from matches import autoplay
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def page_queries(client: Client, match: Match, rng: random.Random) -> int:
+    """The queries of the page with no decision pending (a pending one may cost its own)."""
+    match.refresh_from_db()
+    while match.state.get("pending") is not None:
+        autoplay.step(match.pk, rng)
+        match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("matches:detail", args=[match.pk]))
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("viewer", ["alice", "gm", None])
+def test_the_match_page_takes_as_many_queries_with_60_posts_as_with_10(
+    client: Client, viewer: str | None
+) -> None:
+    match = autoplay.demo_match()
+    rng = random.Random(5)
+    autoplay.fill(match.pk, 10 - match.posts.count(), rng, chat_share=0.3)
+    if viewer is not None:
+        client.force_login(User.objects.get(username=viewer))
+    client.get(reverse("matches:detail", args=[match.pk]))  # sessions, caches
+    few = page_queries(client, match, rng)
+    autoplay.fill(match.pk, 50, rng, chat_share=0.3)
+    many = page_queries(client, match, rng)
+    assert match.posts.count() >= 60
+    assert match.events.count() > 100
+    assert many == few

@@ -1,0 +1,122 @@
+"""Text in the thread: Markdown sanitised, @mentions highlighted and mailed, a short edit
+window for the author."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from bbweb.celery import app as celery_app
+from matches import services
+from matches.models import Match, Post
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+
+@pytest.mark.parametrize(
+    ("role", "status", "posted"),
+    [
+        ("anonymous", 302, False),
+        ("erin", 403, False),
+        ("alice", 200, True),
+        ("bob", 200, True),
+        ("carol", 200, True),
+        ("gm", 200, True),
+    ],
+)
+def test_the_matchs_coaches_and_gm_write_in_the_thread(
+    match: Match, clients: dict[str, Client], role: str, status: int, posted: bool
+) -> None:
+    data = {"kind": "ooc", "text": "Good luck!", "key": "k1"}
+    response = clients[role].post(f"/matches/{match.pk}/posts/", data, headers=HX)
+    assert response.status_code == status
+    assert Post.objects.filter(kind="ooc").exists() is posted
+    if posted:
+        assert 'id="post-form"' in response.content.decode()  # a fresh form, out of band
+
+
+def test_no_script_survives_in_a_post(match: Match, clients: dict[str, Client]) -> None:
+    text = "<script>alert(1)</script> [x](javascript:alert(2)) <img src=x onerror=alert(3)> **ok**"
+    clients["alice"].post(f"/matches/{match.pk}/posts/", {"kind": "ic", "text": text}, headers=HX)
+    page = clients["erin"].get(f"/matches/{match.pk}/").content.decode()
+    thread = page.split('id="thread"')[1]
+    assert "<script>alert" not in thread and 'href="javascript:' not in thread
+    assert "<img" not in thread and "<strong>ok</strong>" in thread
+
+
+def test_a_mention_is_highlighted_and_mailed_to_the_coach_named(
+    match: Match,
+    clients: dict[str, Client],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # settings are read before the root conftest asks for eager tasks: ask the app directly
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.update(task_always_eager=True)
+    text = "@carol your orcs smell. @nobody cares. `@dave` is code."
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            clients["alice"].post(f"/matches/{match.pk}/posts/", {"kind": "ic", "text": text})
+    finally:
+        celery_app.conf.update(task_always_eager=eager)
+    page = clients["erin"].get(f"/matches/{match.pk}/").content.decode()
+    assert '<span class="mention">@carol</span>' in page
+    assert '<span class="mention">@nobody' not in page and "<code>@dave</code>" in page
+    assert [m.to for m in mail.outbox] == [["carol@bbweb.local"]]
+    assert "alice" in mail.outbox[0].subject
+
+
+@pytest.mark.parametrize(
+    ("role", "status", "edited"),
+    [
+        ("anonymous", 302, False),
+        ("erin", 403, False),
+        ("alice", 200, True),
+        ("bob", 200, False),
+        ("carol", 200, False),
+        ("gm", 200, False),
+    ],
+)
+def test_only_the_author_edits_a_post(
+    match: Match,
+    clients: dict[str, Client],
+    cast: dict[str, User],
+    role: str,
+    status: int,
+    edited: bool,
+) -> None:
+    post = services.write_post(match.pk, cast["alice"], kind="ic", text="Frist!")
+    response = clients[role].post(
+        f"/matches/{match.pk}/posts/{post.number}/edit/", {"text": "First!"}, headers=HX
+    )
+    assert response.status_code == status
+    post.refresh_from_db()
+    assert (post.text == "First!") is edited
+    if edited:
+        assert post.summary["original"] == "Frist!"
+        assert "<em>edited</em>" in clients["erin"].get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_the_edit_window_closes_after_fifteen_minutes(match: Match, cast: dict[str, User]) -> None:
+    post = services.write_post(match.pk, cast["alice"], kind="ic", text="Frist!")
+    Post.objects.filter(pk=post.pk).update(created_at=timezone.now() - timedelta(minutes=16))
+    with pytest.raises(services.MatchError) as refused:
+        services.edit_post(post.pk, cast["alice"], text="First!")
+    assert refused.value.code == "edit_window"
+
+
+def test_a_decision_or_a_system_post_has_no_text_to_edit(
+    match: Match, cast: dict[str, User]
+) -> None:
+    post = services.answer(match.pk, cast[_toss_winner(match)], "receive").post
+    with pytest.raises(services.MatchError) as refused:
+        services.edit_post(post.pk, cast[_toss_winner(match)], text="I meant kick")
+    assert refused.value.code == "not_editable"
+
+
+def _toss_winner(match: Match) -> str:
+    return "alice" if match.state["pending"]["to"] == "home:captain" else "carol"

@@ -1,0 +1,55 @@
+"""The match list and scheduling a match: a GM schedules, everybody reads the list."""
+
+import pytest
+from django.test import Client
+
+from matches.models import Match
+from teams.models import Team
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("role", ["anonymous", "erin", "alice", "bob", "carol", "gm"])
+def test_the_match_list_shows_matches_in_play_and_my_matches(
+    match: Match, clients: dict[str, Client], role: str
+) -> None:
+    html = clients[role].get("/matches/").content.decode()
+    in_play = html.split('data-testid="in-play"')[1].split("</section>")[0]
+    assert f"/matches/{match.pk}/" in in_play
+    if role in ("alice", "bob", "carol", "gm"):
+        mine = html.split('data-testid="mine"')[1].split("</section>")[0]
+        assert f"/matches/{match.pk}/" in mine
+    assert ('data-testid="schedule"' in html) is (role == "gm")
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [("anonymous", 302), ("erin", 403), ("alice", 403), ("bob", 403), ("carol", 403), ("gm", 302)],
+)
+def test_only_a_game_master_schedules_a_match(
+    teams: tuple[Team, Team], clients: dict[str, Client], role: str, status: int
+) -> None:
+    home, away = teams
+    data = {"home": home.pk, "away": away.pk, "house_rules": "on"}
+    response = clients[role].post("/matches/new/", data)
+    assert response.status_code == status
+    created = Match.objects.filter(home_team=home, away_team=away)
+    assert created.exists() is (role == "gm")
+    if role == "gm":
+        match = created.get()
+        assert response["Location"] == f"/matches/{match.pk}/"
+        assert match.gm.username == "gm" and match.state["house_rules"] is True
+
+
+def test_a_team_cannot_be_scheduled_against_itself(
+    teams: tuple[Team, Team], clients: dict[str, Client]
+) -> None:
+    home, _away = teams
+    response = clients["gm"].post("/matches/new/", {"home": home.pk, "away": home.pk})
+    assert response.status_code == 200
+    assert "A team cannot play itself." in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_the_navigation_links_to_the_matches(clients: dict[str, Client]) -> None:
+    assert 'href="/matches/"' in clients["anonymous"].get("/").content.decode()

@@ -1,0 +1,282 @@
+"""The match thread for the page: posts grouped by half and turn, each with its dice and
+events described in the reader's language (from the stored data, never from stored text)."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from matches import labels
+from matches.labels import label
+from matches.models import Match, MatchEvent, Post
+
+HIDDEN_EVENTS = frozenset(
+    ("move", "action", "decision", "blitz_turn", "declaration", "match_created")
+)
+KICK_OFF_POSTS = frozenset(("setup", "kick", "kick_or_receive", "touchback", "high_kick"))
+LOUD = {"turnover": "turnover", "touchdown": "touchdown", "final_whistle": "touchdown"}
+
+
+@dataclass
+class Line:
+    text: str
+    css: str = ""
+    faces: list[str] = field(default_factory=list)
+    target: str = ""
+    modifiers: list[str] = field(default_factory=list)
+    result: str = ""
+
+
+@dataclass
+class PostView:
+    post: Post
+    lines: list[Line]
+    headline: str
+    edited: bool
+
+
+@dataclass
+class TurnGroup:
+    title: str
+    team: str
+    posts: list[PostView]
+
+
+class Names:
+    """Players and teams by the engine's ids, for sentences."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.lineup: dict[str, dict[str, Any]] = match.lineup or {}
+
+    def player(self, pid: Any) -> str:
+        if not pid:
+            return "—"
+        info = self.lineup.get(str(pid))
+        if info is None:
+            return str(pid)
+        return f"#{info['number']} {info['name']}"
+
+    def team(self, key: Any) -> str:
+        if key == "home":
+            return self.match.home_team.name
+        if key == "away":
+            return self.match.away_team.name
+        return _("nobody")
+
+    def actor(self, actor: str) -> str:
+        team, _sep, side = actor.partition(":")
+        side_label = _("captain") if side == "captain" else _("rival")
+        return f"{self.team(team)} ({side_label})"
+
+
+def thread(match: Match) -> list[TurnGroup]:
+    names = Names(match)
+    posts = match.posts.select_related("author").prefetch_related(
+        Prefetch("events", queryset=MatchEvent.objects.order_by("number"))
+    )
+    groups: list[TurnGroup] = []
+    key: tuple[int, int, str] | None = None
+    for post in posts:
+        d = post.declaration or {}
+        kick_off = (d.get("action") or d.get("kind")) in KICK_OFF_POSTS
+        here = (post.half, 0 if kick_off else post.turn, "" if kick_off else post.team)
+        if here != key:
+            key = here
+            groups.append(TurnGroup(_group_title(names, *here), here[2], []))
+        groups[-1].posts.append(
+            PostView(
+                post,
+                [line for e in post.events.all() if (line := describe(names, e.type, e.data))],
+                headline(names, post),
+                "edited_at" in (post.summary or {}),
+            )
+        )
+    return groups
+
+
+def _group_title(names: Names, half: int, turn: int, team: str) -> str:
+    half_label = _("Overtime") if half >= 3 else _("Half %(half)s") % {"half": half}
+    if not turn:
+        return _("%(half)s: set-up and kick-off") % {"half": half_label}
+    return _("%(half)s, turn %(turn)s of %(team)s") % {
+        "half": half_label,
+        "turn": turn,
+        "team": names.team(team),
+    }
+
+
+def headline(names: Names, post: Post) -> str:
+    """The first line of a post: what it declares or answers, or what the system says."""
+    d = post.declaration or {}
+    if post.kind == Post.Kind.SYSTEM:
+        if post.summary.get("message") == "created":
+            return _("The match is created. Dice commitment (SHA-256 of the seed): %(c)s") % {
+                "c": post.summary.get("commitment", "")
+            }
+        return label(labels.ACTIONS, post.summary.get("message", ""))
+    if post.kind == Post.Kind.DECISION:
+        choice = choice_label(d.get("kind", ""), d.get("choice"), names)
+        text = _("%(who)s: %(question)s %(choice)s") % {
+            "who": names.actor(post.actor),
+            "question": label(labels.DECISIONS, d.get("kind")),
+            "choice": choice,
+        }
+        if d.get("default"):
+            text += " " + _("(the deadline passed: the default answer)")
+        return text
+    if post.kind == Post.Kind.DECLARATION:
+        return declaration_text(names, d)
+    return ""
+
+
+def declaration_text(names: Names, d: dict[str, Any]) -> str:
+    action = d.get("action", "")
+    parts = [label(labels.ACTIONS, action)]
+    if d.get("player"):
+        parts.insert(0, names.player(d["player"]))
+    if d.get("path"):
+        parts.append("→ " + "-".join(d["path"]))
+    target = d.get("target")
+    if target:
+        parts.append("· " + (names.player(target) if target in names.lineup else target))
+    if action == "setup":
+        parts.append(
+            _("%(n)s players") % {"n": len(d.get("placements") or {})},
+        )
+    return " ".join(str(p) for p in parts)
+
+
+def choice_label(kind: str, choice: Any, names: Names) -> str:
+    if kind == "block_die" and isinstance(choice, int):
+        return f"{choice}: {label(labels.BLOCK_FACES, choice)}"
+    if isinstance(choice, bool) or choice in labels.CHOICES:
+        return label(labels.CHOICES, choice)
+    text = str(choice)
+    if text.startswith("skill:"):
+        return _("Skill reroll (%(skill)s)") % {"skill": text[6:]}
+    if ":" in text:  # PLAYER:SQUARE
+        pid, _sep, square = text.partition(":")
+        return f"{names.player(pid)} → {square}"
+    if text in names.lineup:
+        return names.player(text)
+    return text
+
+
+def _modifiers(mods: dict[str, int]) -> list[str]:
+    return [f"{value:+d} {label(labels.MODIFIERS, name)}" for name, value in mods.items() if value]
+
+
+def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
+    """One event as a line of the thread; None for the ones the declaration already says."""
+    if type_ in HIDDEN_EVENTS:
+        return None
+    if "faces" in data and data.get("faces") and "purpose" in data:
+        return _roll(names, type_, data)
+    who = names.player(data.get("player"))
+    team = names.team(data.get("team"))
+    text = {
+        "push": lambda: _("%(p)s is pushed to %(to)s") % {"p": who, "to": data.get("to")},
+        "knocked_down": lambda: _("%(p)s is knocked down") % {"p": who},
+        "placed_prone": lambda: _("%(p)s is placed prone") % {"p": who},
+        "turnover": lambda: _("Turnover! %(team)s loses the turn.") % {"team": team},
+        "touchdown": lambda: _("Touchdown for %(team)s! %(p)s") % {"team": team, "p": who},
+        "end_turn": lambda: _("End of the turn of %(team)s") % {"team": team},
+        "end_side": lambda: (
+            _("%(team)s (%(side)s) ends its part of the turn")
+            % {"team": team, "side": _("captain") if data.get("side") == "captain" else _("rival")}
+        ),
+        "turn_start": lambda: (
+            _("%(team)s starts turn %(turn)s") % {"team": team, "turn": data.get("turn")}
+        ),
+        "kick": lambda: _("%(team)s kicks towards %(sq)s") % {"team": team, "sq": data["target"]},
+        "setup": lambda: (
+            _("%(team)s (%(side)s) sets up %(n)s players")
+            % {
+                "team": team,
+                "side": _("captain") if data.get("side") == "captain" else _("rival"),
+                "n": data.get("players"),
+            }
+        ),
+        "setup_complete": lambda: _("Both teams are set up."),
+        "drive_start": lambda: (
+            _("New drive: %(team)s kicks off") % {"team": names.team(data.get("kicking"))}
+        ),
+        "half_start": lambda: _("Half %(half)s starts") % {"half": data.get("half")},
+        "half_end": lambda: _("End of half %(half)s") % {"half": data.get("half")},
+        "final_whistle": lambda: (
+            _("Final whistle: %(home)s %(h)s-%(a)s %(away)s")
+            % {
+                "home": names.team("home"),
+                "away": names.team("away"),
+                "h": (data.get("score") or {}).get("home"),
+                "a": (data.get("score") or {}).get("away"),
+            }
+        ),
+        "follow_up": lambda: _("%(p)s follows up to %(to)s") % {"p": who, "to": data.get("to")},
+        "reroll": lambda: (
+            (_("Reroll (%(source)s) used") if data.get("result") == "used" else _("Reroll denied"))
+            % {"source": choice_label("reroll", data.get("source"), names)}
+        ),
+        "sent_off": lambda: _("%(p)s is sent off by the referee!") % {"p": who},
+        "foul": lambda: _("%(p)s fouls %(t)s") % {"p": who, "t": names.player(data.get("target"))},
+        "hand_off": lambda: _("%(p)s hands the ball off") % {"p": who},
+        "block_result": lambda: (
+            _("Block die: %(face)s") % {"face": label(labels.BLOCK_FACES, data.get("face"))}
+        ),
+        "apothecary": lambda: _("The apothecary treats %(p)s") % {"p": who},
+        "claim_blitz": lambda: _("%(team)s: the rival's side claims the Blitz") % {"team": team},
+        "blitz_granted": lambda: _("The captain grants the Blitz"),
+        "touchback": lambda: _("Touchback: %(p)s gets the ball") % {"p": who},
+        "high_kick": lambda: _("High Kick: %(p)s moves under the ball") % {"p": who},
+        "stand_up": lambda: _("%(p)s stands up") % {"p": who},
+        "concede": lambda: _("%(team)s concedes") % {"team": team},
+        "no_setup": lambda: _("A team had nobody to set up."),
+        "stand_firm": lambda: _("%(p)s stands firm") % {"p": who},
+        "interception": lambda: _("%(p)s intercepts!") % {"p": who},
+    }.get(type_)
+    if text is None:
+        return Line(label({}, type_) + (f" ({who})" if data.get("player") else ""), "muted")
+    return Line(text(), LOUD.get(type_, ""))
+
+
+def _roll(names: Names, type_: str, data: dict[str, Any]) -> Line:
+    purpose = data.get("purpose", type_)
+    title = label(labels.PURPOSES, purpose)
+    if data.get("player"):
+        title = f"{title} · {names.player(data['player'])}"
+    elif data.get("team"):
+        title = f"{title} · {names.team(data['team'])}"
+    faces = [str(f) for f in data.get("faces", [])]
+    result = str(data.get("result", ""))
+    css = "success" if result in ("success", "broken", "fine", "held") else ""
+    if result in ("failure", "collapses"):
+        css = "failure"
+    shown = label(labels.RESULTS, result) if result else ""
+    if purpose == "block":
+        faces = [f"{f} {label(labels.BLOCK_FACES, f)}" for f in data.get("faces", [])]
+    elif purpose == "weather":
+        shown = label(labels.WEATHER, result)
+    elif purpose == "kickoff_table":
+        shown = label(labels.KICKOFF, result)
+    elif purpose == "coin_toss":
+        shown = _("won by %(team)s") % {"team": names.team(result)}
+    elif purpose in ("bounce", "scatter", "throw_in", "kick_scatter"):
+        shown = str(data.get("to") or _("off the pitch"))
+    elif purpose == "random_player":
+        shown = names.player(data.get("player"))
+    elif "total" in data and not result:
+        shown = str(data["total"])
+    target = data.get("target")
+    needed = f"{target}+" if isinstance(target, int) else ""
+    if purpose == "armour" and isinstance(target, int):
+        needed = f"> {target}"
+    return Line(
+        title,
+        css or "roll",
+        faces,
+        needed,
+        _modifiers(data.get("modifiers") or {}),
+        shown + (" · " + _("rerolled") if data.get("reroll") else ""),
+    )

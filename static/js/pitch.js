@@ -1,0 +1,120 @@
+// The match page's pitch: fills the plan form's hidden inputs from clicks (or Enter on a
+// focused square or token) and asks the server for the preview. The server decides the rest.
+(function () {
+  "use strict";
+  var HOSTILE = ["block", "blitz", "foul"];
+  var FRIENDLY = ["pass", "hand_off"];
+  var COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  var saved = null;
+
+  function form() { return document.getElementById("plan"); }
+  function get(name) { var f = form(); return f && f.elements[name] ? f.elements[name].value : ""; }
+  function set(name, value) { form().elements[name].value = value; }
+  function list(name) { var v = get(name); return v ? v.split(",") : []; }
+  function changed() { htmx.trigger(form(), "plan-changed"); }
+  function token(selector) { return document.querySelector("#pitch .token" + selector); }
+
+  function placements() {
+    var out = {};
+    list("placements").forEach(function (item) { var p = item.split(":"); out[p[0]] = p[1]; });
+    return out;
+  }
+  function savePlacements(map) {
+    set("placements", Object.keys(map).map(function (id) { return id + ":" + map[id]; }).join(","));
+  }
+
+  function choose(player) {
+    set("player", player); set("action", ""); set("path", ""); set("target", ""); changed();
+  }
+
+  function setupClick(square) {
+    var map = placements();
+    var here = Object.keys(map).filter(function (id) { return map[id] === square; })[0];
+    var picked = get("picked");
+    if (picked) {
+      if (here && here !== picked) { delete map[here]; }
+      map[picked] = square; set("picked", "");
+    } else if (here) {
+      set("picked", here);
+    } else { return; }
+    savePlacements(map); changed();
+  }
+
+  function square(sq, tok) {
+    var f = form();
+    var mode = f ? f.dataset.mode : "";
+    var push = document.querySelector('[data-choice-square="' + sq + '"]');
+    if (push) { push.click(); return; }
+    if (mode === "kick") { set("target", sq); changed(); return; }
+    if (mode === "setup") { setupClick(sq); return; }
+    if (mode !== "play" || !get("player")) { return; }
+    var action = get("action") || "move";
+    var mover = token('[data-player="' + get("player") + '"]');
+    tok = tok || token('[data-square="' + sq + '"]');
+    if (tok) {
+      var foe = mover && tok.dataset.team !== mover.dataset.team;
+      if ((foe && HOSTILE.indexOf(action) >= 0) || (!foe && FRIENDLY.indexOf(action) >= 0)) {
+        set("target", tok.dataset.player); changed();
+      }
+      return;
+    }
+    if (action === "block") { return; }
+    var path = list("path");
+    if (path.length && path[path.length - 1] === sq) { path.pop(); } else { path.push(sq); }
+    set("path", path.join(",")); changed();
+  }
+
+  function activate(el) {
+    var f = form();
+    if (el.classList.contains("token") && f && f.dataset.mode === "play" &&
+        el.dataset.actions && el.dataset.player !== get("player")) {
+      choose(el.dataset.player);
+    } else {
+      square(el.dataset.square, el.classList.contains("token") ? el : null);
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    var el = e.target.closest("#pitch .token, #pitch .cell");
+    if (el) { activate(el); return; }
+    var b = e.target.closest("[data-plan-action]");
+    if (b) { set("action", b.dataset.planAction); set("path", ""); set("target", ""); changed(); return; }
+    b = e.target.closest("[data-pick]");
+    if (b) { set("picked", b.dataset.pick); changed(); return; }
+    b = e.target.closest("[data-unplace]");
+    if (b) {
+      var map = placements(); delete map[b.dataset.unplace]; savePlacements(map);
+      set("picked", ""); changed();
+    }
+  });
+
+  // Keyboard: Enter or Space acts on the focused token or square; the arrows walk the squares.
+  document.addEventListener("keydown", function (e) {
+    var el = e.target.closest && e.target.closest("#pitch .token, #pitch .cell");
+    if (!el) { return; }
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); activate(el); return; }
+    var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    var m = moves[e.key];
+    if (!m) { return; }
+    var sq = el.dataset.square;
+    var col = COLUMNS.indexOf(sq[0]) + m[0], row = parseInt(sq.slice(1), 10) + m[1];
+    if (col < 0 || col > 25 || row < 1 || row > 15) { return; }
+    var next = document.querySelector('#pitch .cell[data-square="' + COLUMNS[col] + row + '"]');
+    if (next) { e.preventDefault(); next.focus(); }
+  });
+
+  // A poll that brings news keeps the plan being built (the server re-checks it).
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var f = form();
+    if (!f || e.detail.target.id !== "live" || e.detail.requestConfig.verb !== "get") { return; }
+    saved = { mode: f.dataset.mode, player: get("player"), action: get("action"), path: get("path"),
+              target: get("target"), placements: get("placements"), picked: get("picked") };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var f = form(), s = saved;
+    saved = null;
+    if (!f || !s || f.dataset.mode !== s.mode || !(s.player || s.placements || s.target)) { return; }
+    ["player", "action", "path", "target", "placements", "picked"].forEach(function (k) { set(k, s[k]); });
+    changed();
+  });
+})();
