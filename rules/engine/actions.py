@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .state import SIDES, TEAMS, MatchState, Pending
 
@@ -21,8 +21,11 @@ ACTIONS = (
     "setup",
     "kick",
     "concede",
+    # part 3: Bombardier
+    "bomb",
 )
-PLAYER_ACTIONS = frozenset(("move", "block", "blitz", "pass", "hand_off", "foul"))
+PLAYER_ACTIONS = frozenset(("move", "block", "blitz", "pass", "hand_off", "foul", "bomb"))
+FACINGS = ("A", "Z", "1", "15")  # Ball & Chain: towards column A / Z, row 1 / row 15
 DECISION_KINDS = (
     "reroll",
     "block_die",
@@ -39,6 +42,11 @@ DECISION_KINDS = (
     "kick_or_receive",
     "high_kick",
     "kick_off_return",
+    # part 3
+    "piling_on",
+    "bribe",
+    "igor",
+    "blood_lust",
 )
 ERROR_CODES = (
     "not_your_turn",
@@ -79,8 +87,10 @@ class Actor:
         return f"{self.team}:{self.side}"
 
 
-@dataclass(frozen=True, slots=True)
-class Declaration:
+class Declaration(NamedTuple):
+    """One declared action (a NamedTuple: immutable, hashable and cheap to build, which
+    random play and the benchmark do tens of thousands of times)."""
+
     player: str | None
     action: str
     path: tuple[str, ...] = ()
@@ -88,6 +98,10 @@ class Declaration:
     then: tuple[str, ...] = ()
     throw: str | None = None  # Throw Team-Mate: the team-mate thrown at ``target`` (a square)
     placements: tuple[tuple[str, str], ...] = ()  # setup: (player id, square) pairs
+    target2: str | None = None  # Multiple Block: the second opponent blocked
+    stab: bool = False  # Stab instead of the block of a Block or Blitz
+    gaze: str | None = None  # Hypnotic Gaze at the end of a move: the opponent gazed at
+    facings: tuple[str, ...] = ()  # Ball & Chain: the template's facing for each square
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Declaration:
@@ -113,6 +127,17 @@ class Declaration:
             isinstance(k, str) and isinstance(v, str) for k, v in placements.items()
         ):
             raise ValueError("placements must be an object {player id: square}")
+        target2 = d.get("target2")
+        gaze = d.get("gaze")
+        for name, v in (("target2", target2), ("gaze", gaze)):
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"{name} must be a player id, not {v!r}")
+        stab = d.get("stab", False)
+        if not isinstance(stab, bool):
+            raise ValueError(f"stab must be true or false, not {stab!r}")
+        facings = d.get("facings", [])
+        if not isinstance(facings, list | tuple) or not all(f in FACINGS for f in facings):
+            raise ValueError(f"facings must be a list of {', '.join(FACINGS)}")
         return cls(
             player,
             action,
@@ -121,6 +146,10 @@ class Declaration:
             tuple(then),
             throw,
             tuple(sorted(placements.items())),
+            target2,
+            stab,
+            gaze,
+            tuple(facings),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -135,6 +164,14 @@ class Declaration:
             out["throw"] = self.throw
         if self.placements or self.action == "setup":
             out["placements"] = dict(self.placements)
+        if self.target2 is not None:
+            out["target2"] = self.target2
+        if self.stab:
+            out["stab"] = True
+        if self.gaze is not None:
+            out["gaze"] = self.gaze
+        if self.facings:
+            out["facings"] = list(self.facings)
         return out
 
 

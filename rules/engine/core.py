@@ -26,10 +26,12 @@ def enemy_tz(st: MatchState, sq: int, team: str, ignore: str | None = None) -> i
 
 def tz_players(st: MatchState, sq: int, team: str) -> list[Player]:
     out = []
+    board = st.board
+    players = st.players
     for s in NEIGHBOURS[sq]:
-        pid = st.board.get(s)
+        pid = board.get(s)
         if pid is not None:
-            q = st.players[pid]
+            q = players[pid]
             if q.team != team and q.state == "standing" and not q.no_tz:
                 out.append(q)
     return out
@@ -66,6 +68,6 @@ def gfi_limit(p: Player) -> int:
 
 def move_budget(p: Player) -> int:
     """Squares the player may enter (MA after standing up, plus Going For It)."""
-    if p.state == "prone":
+    if p.state == "prone" and not p.has("Jump Up"):
         return max(p.ma - 3, 0) + gfi_limit(p)
     return p.ma + gfi_limit(p)

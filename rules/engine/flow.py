@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import specials
 from .actions import Declaration
 from .board import D8, NAMES, NEIGHBOURS, on_pitch, parse_square, square, xy
 from .core import enemy_tz
@@ -155,7 +156,10 @@ def clear_pitch(ctx: Ctx) -> None:
     """The end of a drive: sweltering heat (D6 per player on the pitch, 1 collapses), then
     every player on the pitch goes back to the reserves."""
     st = ctx.st
+    specials.send_off_secret_weapons(ctx)
     for p in sorted(st.players.values(), key=lambda p: (p.team != "home", _order(p))):
+        if p.played:
+            ctx.mp(p.id).played = False
         if p.at is None:
             continue
         if st.weather == "sweltering_heat":
@@ -338,6 +342,8 @@ def _setups_done(ctx: Ctx) -> None:
         for p in st.players.values():
             if p.collapsed:
                 ctx.mp(p.id).collapsed = False
+            if p.at is not None:
+                ctx.mp(p.id).played = True
         st.phase = "kickoff"
         for t in TEAMS:
             st.teams[t].posted = frozenset()
@@ -444,7 +450,7 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
         for t in (kicking, receiving):
             team = st.teams[t]
             face = ctx.roll(3)
-            totals[t] = face + team.fame + getattr(team, extra)
+            totals[t] = face + fame(st, t) + getattr(team, extra)
             ctx.ev(result, purpose=result, team=t, faces=[face], total=totals[t])
         best = max(totals.values())
         for t in (kicking, receiving):
@@ -471,7 +477,7 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
         totals = {}
         for t in (kicking, receiving):
             face = ctx.roll(6)
-            totals[t] = face + st.teams[t].fame
+            totals[t] = face + fame(st, t)
             ctx.ev("rock_fans", purpose="throw_a_rock", team=t, faces=[face], total=totals[t])
         best = max(totals.values())
         for t in (kicking, receiving):
@@ -483,13 +489,13 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
                 if p.at is None:
                     continue
                 face = ctx.roll(6)
-                hit = face != 1 and face + st.teams[t].fame >= 6
+                hit = face != 1 and face + fame(st, t) >= 6
                 ctx.ev(
                     "pitch_invasion",
                     purpose="pitch_invasion",
                     player=p.id,
                     faces=[face],
-                    modifiers={"fame": st.teams[t].fame},
+                    modifiers={"fame": fame(st, t)},
                     result="stunned" if hit else "missed",
                 )
                 if hit:
@@ -505,6 +511,15 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
         if p.stunned_now:
             ctx.mp(p.id).stunned_now = False
     return True
+
+
+def fame(st: MatchState, team: str) -> int:
+    """FAME for the kick-off table: +1 per Fan Favourite of the team on the pitch."""
+    return st.teams[team].fame + sum(
+        1
+        for p in st.players.values()
+        if p.team == team and p.at is not None and p.has("Fan Favourite")
+    )
 
 
 def _random_player(ctx: Ctx, players: list[Player]) -> Player | None:

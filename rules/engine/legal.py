@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from .actions import Actor, Answer, Declaration, IllegalAction
 from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
-from .core import move_budget
+from .core import gfi_limit, move_budget
 from .flow import setup_problem, team_complete
 from .resolve import CAPTAIN_KINDS, _same, in_half
 from .ruleset import LRB5, ruleset_for
@@ -56,11 +56,22 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
         return _E("player_cannot_act", f"{p.id} has already acted this turn.")
     if p.at is None or p.state not in ("standing", "prone"):
         return _E("player_cannot_act", f"{p.id} is {p.state} and cannot act.")
-    if d.action == "block" and p.state != "standing":
+    if d.action == "block" and p.state != "standing" and not p.has("Jump Up"):
         return _E("player_cannot_act", f"{p.id} is prone and cannot block.")
     allowance = _allowance(rs, state, act, d)
     if allowance is not None:
         return allowance
+    if (
+        d.action == "bomb"
+        or d.facings
+        or d.target2 is not None
+        or d.stab
+        or d.gaze is not None
+        or "Ball & Chain" in p.skills
+    ):
+        special = _part3(state, p, d)
+        if special is not None or d.action == "bomb":
+            return special
     if d.action == "block" and d.path:
         return _E("path_illegal", "A Block has no movement; declare a Blitz to move first.")
     err = _path(state, p, d.path)
@@ -356,3 +367,70 @@ def _player_candidates(state: MatchState, p: Player) -> Iterator[Declaration]:
             if oid is not None and state.players[oid].team != p.team and s2 != p.at:
                 yield Declaration(p.id, "blitz", (NAMES[s],), oid)
                 yield Declaration(p.id, "foul", (NAMES[s],), oid)
+
+
+def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None:
+    """The part-3 declaration fields (rules/scenarios/README.md): Ball & Chain's facings,
+    Bombardier's bomb, Multiple Block's target2, Stab, Hypnotic Gaze."""
+    assert p.at is not None
+    if p.has("Ball & Chain"):
+        if d.action != "move":
+            return _E("player_cannot_act", f"{p.id} has a Ball & Chain: its only action is Move.")
+        if d.path or d.gaze is not None:
+            return _E("path_illegal", "A Ball & Chain player's squares are rolled, not chosen.")
+        if d.facings:
+            left = max(p.ma - (3 if p.state == "prone" else 0), 0)
+            if not left <= len(d.facings) <= left + gfi_limit(p):
+                return _E("too_far", f"{p.id} moves all its {left} squares, plus Going For It.")
+        return None
+    if d.facings:
+        return _E("path_illegal", "Only a Ball & Chain player declares facings.")
+    if d.action == "bomb":
+        if not p.has("Bombardier"):
+            return _E("player_cannot_act", f"{p.id} has no bombs.")
+        if p.state != "standing" or d.path:
+            return _E("path_illegal", "A Bombardier neither stands up nor moves to throw a bomb.")
+        try:
+            to = parse_square(d.target or "")
+        except ValueError:
+            return _E("target_illegal", "A bomb is thrown at a square.")
+        band = pass_band(p.at, to)
+        if to == p.at or band is None or band[0] not in ("quick", "short"):
+            return _E("too_far", "A bomb is thrown at Quick or Short range.")
+        return None
+    if d.target2 is not None:
+        if d.action != "block" or not p.has("Multiple Block") or p.has("Chainsaw") or d.stab:
+            return _E("target_illegal", "Only a Multiple Block's Block has a second target.")
+        if p.state != "standing":
+            return _E("player_cannot_act", f"{p.id} must be standing for a Multiple Block.")
+        t2 = state.players.get(d.target2)
+        if (
+            t2 is None
+            or d.target2 == d.target
+            or t2.team == p.team
+            or t2.state != "standing"
+            or t2.at is None
+            or not adjacent(p.at, t2.at)
+        ):
+            return _E("target_illegal", f"{d.target2} is not a second standing opponent nearby.")
+    if d.stab:
+        if d.action not in ("block", "blitz") or not p.has("Stab"):
+            return _E("target_illegal", f"{p.id} cannot stab.")
+        if d.then:
+            return _E("path_illegal", "A player who stabs moves no further.")
+    if d.gaze is not None:
+        if d.action != "move" or not p.has("Hypnotic Gaze"):
+            return _E("target_illegal", "Only a Hypnotic Gaze player's Move ends with a gaze.")
+        end = parse_square(d.path[-1]) if d.path and _path(state, p, d.path) is None else p.at
+        g = state.players.get(d.gaze)
+        if (
+            g is None
+            or g.team == p.team
+            or g.state != "standing"
+            or g.at is None
+            or not adjacent(end, g.at)
+        ):
+            return _E(
+                "target_illegal", f"{d.gaze} is not a standing opponent next to {NAMES[end]}."
+            )
+    return None

@@ -22,6 +22,7 @@ class PlayerSheet:
     side: str = "captain"
     name: str = ""
     position: str = ""
+    star: bool = False  # a star player: Loner, no apothecary nor Igor (seed 003)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,10 @@ class TeamSheet:
     cheerleaders: int = 0
     assistant_coaches: int = 0
     name: str = ""
+    race: str | None = None  # the race id (Stakes)
+    bribes: int = 0  # inducements (seed 003)
+    igor: bool = False
+    necromancer: bool = False  # Necromantic and Undead teams (seed 000)
 
 
 def new_match(
@@ -54,6 +59,10 @@ def new_match(
             fame=sheet.fan_factor,  # becomes FAME at start_match
             cheerleaders=sheet.cheerleaders,
             assistant_coaches=sheet.assistant_coaches,
+            race=sheet.race,
+            bribes=sheet.bribes,
+            igor=sheet.igor,
+            necromancer=sheet.necromancer,
         )
         for ps in sheet.players:
             if ps.id in st.players:
@@ -69,7 +78,9 @@ def new_match(
                 st=ps.st,
                 ag=ps.ag,
                 av=ps.av,
-                skills=frozenset(canonical(s, KNOWN_SKILLS) for s in ps.skills),
+                skills=frozenset(canonical(s, KNOWN_SKILLS) for s in ps.skills)
+                | ({"Loner"} if ps.star else set()),
                 state="reserves",
+                star=ps.star,
             )
     return st

@@ -94,6 +94,14 @@ def format_declaration(
     opp = {v: k for k, v in (opponents or {}).items()}
     if decl.player not in num:
         raise NotationError(f"player {decl.player!r} has no number")
+    if (
+        decl.action == "bomb"
+        or decl.target2 is not None
+        or decl.stab
+        or decl.gaze is not None
+        or decl.facings
+    ):
+        raise NotationError("the compact notation has no form for this declaration yet")
     parts = [f"#{num[decl.player]}", decl.action]
     if decl.path:
         parts.append("-".join(decl.path))

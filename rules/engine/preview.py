@@ -29,7 +29,7 @@ def chance(target: int, modifiers: dict[str, int] | None = None, *, agility: boo
 
 def legal_actions(state: MatchState, actor: Actor | str, player_id: str) -> list[str]:
     """The actions ``player_id`` may be declared for now (move, block, blitz, pass, hand_off,
-    foul), in that order; empty when it may not act."""
+    foul, bomb), in that order; empty when it may not act. A Ball & Chain player only moves."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     p = state.players.get(player_id)
     if p is None or p.at is None:
@@ -40,9 +40,13 @@ def legal_actions(state: MatchState, actor: Actor | str, player_id: str) -> list
     rs = ruleset_for(state)
     team = state.teams[p.team]
     out = ["move"]
+    if p.has("Ball & Chain"):
+        return out
     opponents = [q for q in state.players.values() if q.team != p.team and q.at is not None]
     standing = [q for q in opponents if q.state == "standing"]
-    if p.state == "standing" and any(q.at is not None and adjacent(p.at, q.at) for q in standing):
+    if (p.state == "standing" or p.has("Jump Up")) and any(
+        q.at is not None and adjacent(p.at, q.at) for q in standing
+    ):
         out.append("block")
     if standing and rs.blitz_free(team, act.side):
         out.append("blitz")
@@ -58,6 +62,8 @@ def legal_actions(state: MatchState, actor: Actor | str, player_id: str) -> list
         out.append("hand_off")
     if rs.foul_free(team, act.side) and any(q.state in ("prone", "stunned") for q in opponents):
         out.append("foul")
+    if p.has("Bombardier") and p.state == "standing":
+        out.append("bomb")
     return out
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from .actions import Actor, Answer, Declaration, Event
+from .actions import FACINGS, Actor, Answer, Declaration, Event
 from .board import HEIGHT, NAMES, NEIGHBOURS, WIDTH, pass_band, square
 from .dice import Dice
 from .flow import can_set_up, los_column, sides_needed, team_complete
@@ -15,7 +17,7 @@ from .match import PlayerSheet, TeamSheet, new_match
 from .resolve import in_half, resolve
 from .ruleset import ruleset_for
 from .skills import implemented
-from .state import MatchState, other
+from .state import MatchState, Player, other
 
 
 @dataclass(slots=True)
@@ -53,25 +55,35 @@ def _choose(state: MatchState, rng: random.Random, *, whole: bool) -> tuple[Acto
     return actor, rng.choice(options)
 
 
+def _pick[T](rng: random.Random, seq: Sequence[T]) -> T:
+    """``rng.choice`` for the hot paths of random play: one C call to ``random()``."""
+    return seq[int(rng.random() * len(seq))]
+
+
+_ACTORS = {(t, s): Actor(t, s) for t in ("home", "away") for s in ("captain", "rival")}
+
+
 def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Actor, Declaration]:
     """A quick random declaration for whole matches: a random player of a side that has not
     ended, one of its candidate declarations, or the end of that side's turn."""
     rs = ruleset_for(state)
     team = state.active
-    sides = [s for s in rs.sides() if s not in state.teams[team].ended]
-    side = rng.choice(sides) if sides else "captain"
-    actor = Actor(team, side)
+    ended = state.teams[team].ended
+    sides = [s for s in rs.sides() if s not in ended]
+    side = _pick(rng, sides) if sides else "captain"
+    actor = _ACTORS[team, side]
+    split = rs.split_team
     players = [
         p
         for p in state.players.values()
         if p.team == team
-        and p.at is not None
         and not p.acted
-        and p.state in ("standing", "prone")
-        and rs.controls(team, side, p)
+        and p.at is not None
+        and (p.state == "standing" or p.state == "prone")
+        and (not split or p.side == side)
     ]
     if players and rng.random() < 0.75:
-        p = rng.choice(players)
+        p = _pick(rng, players)
         for d in _quick_candidates(state, p, rng):
             if legal(state, actor, d) is None:
                 return actor, d
@@ -80,40 +92,80 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     return actor, Declaration(None, "end_turn")
 
 
-def _quick_candidates(state: MatchState, p: object, rng: random.Random) -> list[Declaration]:
-    """A few random declarations for one player (cheap: no full enumeration)."""
-    from .state import Player
-
-    assert isinstance(p, Player) and p.at is not None
-    out: list[Declaration] = []
+def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Iterator[Declaration]:
+    """A few random declarations for one player, built lazily (cheap: no full enumeration)."""
+    assert p.at is not None
+    if p.has("Ball & Chain"):
+        yield _ball_and_chain(p, rng)
+        return
+    if p.has("Bombardier") and rng.random() < 0.3:
+        bomb = _bomb(state, p, rng)
+        if bomb is not None:
+            yield bomb
     if state.carrier == p.id or (state.ball_at is not None and rng.random() < 0.5):
-        out.append(_run(state, p))
+        yield _run(state, p)
     if state.carrier == p.id and rng.random() < 0.3:
-        out.extend(_pass_candidates(state, p, rng))
+        yield from _pass_candidates(state, p, rng)
     foes = []
     mates = []
     free = []
+    board = state.board
+    players = state.players
     for s in NEIGHBOURS[p.at]:
-        oid = state.board.get(s)
+        oid = board.get(s)
         if oid is None:
             free.append(s)
-        elif state.players[oid].team == p.team:
+        elif players[oid].team == p.team:
             mates.append(oid)
         else:
             foes.append(oid)
     if foes:
-        f = rng.choice(foes)
-        out.append(Declaration(p.id, rng.choice(("block", "blitz", "block", "foul")), (), f))
+        f = _pick(rng, foes)
+        if p.skills:
+            yield from _part3_candidates(state, p, foes, rng)
+        yield Declaration(p.id, _pick(rng, ("block", "blitz", "block", "foul")), (), f)
     if mates and state.carrier == p.id:
-        out.append(Declaration(p.id, "hand_off", (), rng.choice(mates)))
+        yield Declaration(p.id, "hand_off", (), _pick(rng, mates))
     if free:
-        s1 = rng.choice(free)
-        s2 = rng.choice(NEIGHBOURS[s1])
-        if s2 not in state.board and s2 != p.at:
-            out.append(Declaration(p.id, "move", (NAMES[s1], NAMES[s2])))
-        out.append(Declaration(p.id, "move", (NAMES[s1],)))
-    out.append(Declaration(p.id, "move"))
+        s1 = _pick(rng, free)
+        s2 = _pick(rng, NEIGHBOURS[s1])
+        if s2 not in board and s2 != p.at:
+            yield Declaration(p.id, "move", (NAMES[s1], NAMES[s2]))
+        yield Declaration(p.id, "move", (NAMES[s1],))
+    yield Declaration(p.id, "move")
+
+
+def _part3_candidates(
+    state: MatchState, p: Player, foes: list[str], rng: random.Random
+) -> list[Declaration]:
+    """Multiple Block, Stab and Hypnotic Gaze declarations against adjacent opponents."""
+    out: list[Declaration] = []
+    f = rng.choice(foes)
+    if p.has("Multiple Block") and len(foes) > 1 and rng.random() < 0.5:
+        f2 = rng.choice([x for x in foes if x != f])
+        out.append(Declaration(p.id, "block", (), f, target2=f2))
+    if p.has("Stab") and rng.random() < 0.5:
+        out.append(Declaration(p.id, rng.choice(("block", "blitz")), (), f, stab=True))
+    if p.has("Hypnotic Gaze") and rng.random() < 0.5:
+        out.append(Declaration(p.id, "move", gaze=f))
     return out
+
+
+def _ball_and_chain(p: Player, rng: random.Random) -> Declaration:
+    left = max(p.ma - (3 if p.state == "prone" else 0), 0)
+    if rng.random() < 0.5:
+        return Declaration(p.id, "move")
+    n = left + rng.randint(0, 2)
+    return Declaration(p.id, "move", facings=tuple(rng.choice(FACINGS) for _ in range(n)))
+
+
+def _bomb(state: MatchState, p: Player, rng: random.Random) -> Declaration | None:
+    assert p.at is not None
+    x, y = divmod(p.at, HEIGHT)
+    tx, ty = x + rng.randint(-6, 6), y + rng.randint(-6, 6)
+    if not (0 <= tx < WIDTH and 0 <= ty < HEIGHT) or square(tx, ty) == p.at:
+        return None
+    return Declaration(p.id, "bomb", target=NAMES[square(tx, ty)])
 
 
 def _run(state: MatchState, p: object) -> Declaration:
@@ -187,7 +239,8 @@ def _random_setup(state: MatchState, rng: random.Random) -> tuple[Actor, Declara
                 placements[p.id] = NAMES[sq]
     else:
         plan = formation(state, team)
-        placements = {pid: sq for pid, sq in plan.items() if state.players[pid] in mine}
+        ids = {p.id for p in mine}
+        placements = {pid: sq for pid, sq in plan.items() if pid in ids}
     return Actor(team, side), Declaration(
         None, "setup", placements=tuple(sorted(placements.items()))
     )
@@ -197,8 +250,16 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
     """A legal set-up for the whole team, the same for both sides of a drive: up to 11
     players, three (or all, if fewer) on the line of scrimmage, the rest in the centre."""
     seed = f"{state.half}:{state.turn}:{state.score}:{team}:{state.dice_used}"
+    eligible = tuple(
+        sorted(p.id for p in state.players.values() if p.team == team and can_set_up(p))
+    )
+    return dict(_formation(seed, team, eligible))
+
+
+@lru_cache(maxsize=64)
+def _formation(seed: str, team: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     r = random.Random(seed)
-    eligible = sorted(p.id for p in state.players.values() if p.team == team and can_set_up(p))
+    eligible = list(ids)
     r.shuffle(eligible)
     chosen = eligible[:11]
     los = los_column(team)
@@ -208,7 +269,7 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
     back = [square(los + step * k, y) for k in range(1, 5) for y in range(4, 11)]
     r.shuffle(back)
     squares = line[: min(3, len(chosen))] + back
-    return {pid: NAMES[sq] for pid, sq in zip(chosen, squares, strict=False)}
+    return tuple((pid, NAMES[sq]) for pid, sq in zip(chosen, squares, strict=False))
 
 
 def play_one(
@@ -231,7 +292,7 @@ def play_one(
         if res.pending is None:
             events.extend(res.events)
             return res.state, events
-        answers = (*answers, Answer(res.pending.kind, rng.choice(res.pending.options)))
+        answers = (*answers, Answer(res.pending.kind, _pick(rng, res.pending.options)))
 
 
 def play_random_turns(
@@ -271,15 +332,110 @@ def random_sheet(rng: random.Random, prefix: str) -> TeamSheet:
     )
 
 
+def race_sheet(rng: random.Random, race_id: str, prefix: str) -> TeamSheet:
+    """A random legal roster of a race from ``rules.gamedata``: 11 to 16 players within the
+    positions' limits and 1,000,000 gp (rerolls and an apothecary included), each with up to
+    two skills gained from its normal skill access, sometimes a star player (Loner added),
+    bribes, Igor and the Necromancer as the race allows."""
+    from rules import gamedata
+
+    race = gamedata.race(race_id)
+    budget = gamedata.team_building().treasury
+    rerolls = rng.randint(0, 3)
+    budget -= rerolls * race.reroll_cost
+    apothecary = race.apothecary_allowed and rng.random() < 0.5
+    if apothecary:
+        budget -= gamedata.team_building().apothecary_cost
+    cheapest = min((q for q in race.positions if q.max_qty >= 11), key=lambda q: q.cost)
+    size = rng.randint(11, 16)
+    while rerolls and budget < size * cheapest.cost:
+        rerolls -= 1
+        budget += race.reroll_cost
+    if apothecary and budget < size * cheapest.cost:
+        apothecary = False
+        budget += gamedata.team_building().apothecary_cost
+    size = max(11, min(size, budget // cheapest.cost))
+    taken: dict[str, int] = {}
+    chosen: list[gamedata.Position] = []
+    for n in range(size):
+        rest = (size - n - 1) * cheapest.cost
+        fits = [
+            q for q in race.positions if taken.get(q.id, 0) < q.max_qty and q.cost + rest <= budget
+        ]
+        q = rng.choice(fits) if fits else cheapest
+        taken[q.id] = taken.get(q.id, 0) + 1
+        budget -= q.cost
+        chosen.append(q)
+    by_code: dict[str, list[str]] = {}
+    for sk in gamedata.skills():
+        by_code.setdefault(sk.category_code, []).append(sk.name)
+    players = []
+    for n, q in enumerate(chosen, start=1):
+        pool = sorted({x for c in q.normal_categories for x in by_code.get(c, ())} - set(q.skills))
+        gained = rng.sample(pool, min(len(pool), rng.choice((0, 0, 1, 2))))
+        skills = set(q.skills) | set(gained)
+        if "Frenzy" in skills and "Grab" in skills:
+            skills.discard("Grab")
+        players.append(
+            PlayerSheet(
+                f"{prefix}{n}",
+                n,
+                q.ma,
+                q.st,
+                q.ag,
+                q.av,
+                tuple(sorted(skills)),
+                rng.choice(("captain", "rival")),
+                position=q.id,
+            )
+        )
+    stars = gamedata.star_players_for(race.id)
+    if stars and rng.random() < 0.3:
+        sp = rng.choice(stars)
+        n = len(players) + 1
+        players.append(
+            PlayerSheet(
+                f"{prefix}{n}",
+                n,
+                sp.ma,
+                sp.st,
+                sp.ag,
+                sp.av,
+                sp.skills,
+                rng.choice(("captain", "rival")),
+                name=sp.name,
+                star=True,
+            )
+        )
+    return TeamSheet(
+        tuple(players),
+        rerolls=rerolls,
+        apothecary=apothecary,
+        fan_factor=rng.randint(0, 9),
+        cheerleaders=rng.randint(0, 3),
+        assistant_coaches=rng.randint(0, 3),
+        race=race.id,
+        bribes=rng.randint(0, 2),
+        igor=race.igor_allowed and rng.random() < 0.5,
+        necromancer=race.necromancer,
+    )
+
+
 def play_match(
     dice: Dice,
     rng: random.Random,
     house_rules: bool = True,
     max_declarations: int = 20000,
     check: object = None,
+    races: tuple[str, str] | None = None,
 ) -> Played:
-    """A whole random legal match from ``new_match`` to the final whistle."""
-    state = new_match(random_sheet(rng, "h"), random_sheet(rng, "a"), house_rules)
+    """A whole random legal match from ``new_match`` to the final whistle (random stats, or
+    rosters of the two ``races``)."""
+    if races is None:
+        home, away = random_sheet(rng, "h"), random_sheet(rng, "a")
+    else:
+        home, away = race_sheet(rng, races[0], "h"), race_sheet(rng, races[1], "a")
+    state = new_match(home, away, house_rules)
     out = Played(state)
     while out.state.phase != "finished":
         if out.declarations >= max_declarations:

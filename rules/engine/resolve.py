@@ -30,7 +30,7 @@ from .skills import reroll_skill
 from .state import PLAY_PHASES, MatchState, Pending, Player, other
 from .tables import CASUALTY, SEVERITY, agility_target, injury_result
 
-CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim"))
+CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim", "bribe", "igor"))
 
 
 class InvalidAnswer(ValueError):
@@ -53,6 +53,7 @@ def _same(a: Any, b: Any) -> bool:
 
 class Ctx:
     __slots__ = (
+        "acting",
         "actor",
         "ai",
         "answers",
@@ -60,7 +61,9 @@ class Ctx:
         "crowd",
         "dice",
         "events",
+        "feed",
         "half_over",
+        "hit_by",
         "loose",
         "mover",
         "rs",
@@ -86,6 +89,9 @@ class Ctx:
         # players pushed into the crowd, injured after the follow-up (with the square the
         # ball left the pitch from, when they held it)
         self.crowd: list[tuple[str, int | None]] = []
+        self.acting: str | None = None  # the player whose action is being resolved
+        self.feed: str | None = None  # Blood Lust: the Vampire that must feed
+        self.hit_by: str | None = None  # the blocker or fouler behind the injury rolled now
 
     # -- plumbing --------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
@@ -280,10 +286,18 @@ def _offer_reroll(
 # Knock-downs, armour, injury
 
 
-def _fall(ctx: Ctx, pids: list[str], *, by: Player | None = None, place_only: bool = False) -> None:
+def _fall(
+    ctx: Ctx,
+    pids: list[str],
+    *,
+    by: Player | None = None,
+    place_only: bool = False,
+    pile: bool = False,
+) -> None:
     """Knock players down (in the given order: defender before attacker), then roll armour
     and injury for each, then bounce a dropped ball. ``place_only``: placed prone (Wrestle),
-    no armour roll."""
+    no armour roll. ``pile``: knocked down by ``by``'s block (Piling On may follow). A Ball &
+    Chain player knocked down or placed prone takes an injury roll instead of armour."""
     st = ctx.st
     dropped: int | None = None
     for pid in pids:
@@ -301,8 +315,11 @@ def _fall(ctx: Ctx, pids: list[str], *, by: Player | None = None, place_only: bo
                 ctx.turnover = True
         if p.team == st.active and not place_only:
             ctx.turnover = True
-        if not place_only:
-            _armour(ctx, pid, by)
+        if p.has("Ball & Chain"):
+            ctx.hit_by = None
+            _injury(ctx, pid, {})
+        elif not place_only:
+            _armour(ctx, pid, by, pile=pile)
     if dropped is not None:
         _bounce(ctx, dropped)
 
@@ -314,11 +331,16 @@ def _armour(
     *,
     foul_mods: dict[str, int] | None = None,
     fouler: Player | None = None,
+    pile: bool = False,
 ) -> bool:
-    """Armour (and injury if broken). Returns True when the fouler is seen by the referee."""
+    """Armour (and injury if broken). Returns True when the fouler is seen by the referee.
+    ``pile``: ``by`` may Pile On (re-roll the armour or the injury roll)."""
     p = ctx.st.players[pid]
+    piler = by if pile and _may_pile_on(ctx, by, p) else None
     a, b = ctx.roll(6), ctx.roll(6)
     mods = dict(foul_mods or {})
+    if p.has("Chainsaw"):
+        mods["Chainsaw"] = 3
     base = a + b + sum(mods.values())
     claw = by is not None and by.has("Claw/Claws")
     bonus_skill = None
@@ -348,31 +370,35 @@ def _armour(
         result="broken" if ok else "holds",
         claw=claw,
     )
+    if not ok and piler is not None and _pile_on(ctx, piler, pid, "armour"):
+        return _armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
     seen = fouler is not None and a == b and not (fouler.has("Sneaky Git") and not ok)
     if ok:
         inj_mods = {bonus_skill: 1} if bonus_on_injury and bonus_skill else {}
-        double = _injury(ctx, pid, inj_mods)
+        src = fouler if fouler is not None else by
+        ctx.hit_by = None if src is None else src.id
+        double = _injury(ctx, pid, inj_mods, piler=piler)
         seen = seen or (fouler is not None and double)
     return seen
 
 
-def _injury(ctx: Ctx, pid: str, mods: dict[str, int], *, crowd: bool = False) -> bool:
-    """Injury roll and its consequences; returns whether the two dice were a double."""
+def _injury(
+    ctx: Ctx,
+    pid: str,
+    mods: dict[str, int],
+    *,
+    crowd: bool = False,
+    piler: Player | None = None,
+    bite: bool = False,
+) -> bool:
+    """Injury roll and its consequences; returns whether the two dice were a double.
+    ``piler``: a Piling On player who may re-roll a stunned or KO result; ``bite``: a Vampire's
+    bite (a casualty counts as Badly Hurt)."""
     st = ctx.st
     p = ctx.mp(pid)
-    a, b = ctx.roll(6), ctx.roll(6)
-    total = a + b + sum(mods.values())
-    result = injury_result(total, thick_skull=p.has("Thick Skull"), stunty=p.has("Stunty"))
-    ctx.ev(
-        "injury",
-        purpose="injury",
-        player=pid,
-        modifiers=dict(mods),
-        faces=[a, b],
-        total=total,
-        result=result,
-        crowd=crowd,
-    )
+    a, b, result = _injury_roll(ctx, p, mods, crowd)
+    if piler is not None and result in ("stunned", "ko") and _pile_on(ctx, piler, pid, "injury"):
+        a, b, result = _injury_roll(ctx, p, mods, crowd)
     team = st.teams[p.team]
     if result == "stunned":
         if crowd:
@@ -384,7 +410,9 @@ def _injury(ctx: Ctx, pid: str, mods: dict[str, int], *, crowd: bool = False) ->
     if result == "ko":
         sq = p.at
         _off_pitch(ctx, pid, "ko")
-        if team.apothecary and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
+        if _apothecary(ctx, p) and ctx.ask(
+            "apothecary", ctx.rs.captain(p.team), [True, False], False
+        ):
             team.apothecary = False
             ctx.ev("apothecary", player=pid, injury="ko")
             p = ctx.mp(pid)
@@ -395,43 +423,174 @@ def _injury(ctx: Ctx, pid: str, mods: dict[str, int], *, crowd: bool = False) ->
                 p.state = "stunned"
                 p.stunned_now = p.team == st.active
         return a == b
-    if result == "badly_hurt":
+    if result == "badly_hurt" or bite:
         cas = "badly_hurt"
-        ctx.ev("casualty", player=pid, faces=[], result=cas, stunty=True)
+        ctx.ev("casualty", player=pid, faces=[], result=cas, stunty=result == "badly_hurt")
     else:
         cas = _casualty_roll(ctx, pid)
+    also: str | None = None
+    if p.has("Decay") and result != "badly_hurt" and not bite:
+        also = _casualty_roll(ctx, pid)
+        cas, also = _worst_first(cas, also)
+        ctx.ev("decay", player=pid, results=[cas, also])
     _off_pitch(ctx, pid, "casualty")
-    ctx.mp(pid).casualty = cas
-    if team.apothecary and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
+    mp = ctx.mp(pid)
+    mp.casualty, mp.casualty_also = cas, also
+    if _apothecary(ctx, p) and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
         team.apothecary = False
-        second = cas if result == "badly_hurt" else _casualty_roll(ctx, pid)
+        second = cas if result == "badly_hurt" or bite else _casualty_roll(ctx, pid)
         cas = min(cas, second, key=SEVERITY.index)
+        if also is not None:
+            cas, also = _worst_first(cas, also)
         ctx.ev("apothecary", player=pid, injury="casualty", result=cas)
-        ctx.mp(pid).casualty = cas
-        if cas == "badly_hurt":
+        mp = ctx.mp(pid)
+        mp.casualty, mp.casualty_also = cas, also
+        if cas == "badly_hurt" and also in (None, "badly_hurt"):
             _to_reserves(ctx, pid)
             return a == b
-    if p.has("Regeneration"):
+    if p.has("Regeneration") and _regenerates(ctx, p):
+        _to_reserves(ctx, pid)
+        return a == b
+    if cas == "dead":
+        _died(ctx, st.players[pid])
+    return a == b
+
+
+def _injury_roll(ctx: Ctx, p: Player, mods: dict[str, int], crowd: bool) -> tuple[int, int, str]:
+    a, b = ctx.roll(6), ctx.roll(6)
+    total = a + b + sum(mods.values())
+    result = injury_result(total, thick_skull=p.has("Thick Skull"), stunty=p.has("Stunty"))
+    if result == "stunned" and p.has("Ball & Chain"):
+        result = "ko"
+    ctx.ev(
+        "injury",
+        purpose="injury",
+        player=p.id,
+        modifiers=dict(mods),
+        faces=[a, b],
+        total=total,
+        result=result,
+        crowd=crowd,
+    )
+    return a, b, result
+
+
+def _worst_first(x: str, y: str) -> tuple[str, str]:
+    return (x, y) if SEVERITY.index(x) >= SEVERITY.index(y) else (y, x)
+
+
+def _apothecary(ctx: Ctx, p: Player) -> bool:
+    """May the team's apothecary treat this player? (Never a star player: seed 003.)"""
+    return ctx.st.teams[p.team].apothecary and not p.star
+
+
+def _regenerates(ctx: Ctx, p: Player) -> bool:
+    """Regeneration 4+, with Igor's one re-roll per match (never for a star player)."""
+    team = ctx.st.teams[p.team]
+    rerolled = False
+    while True:
         face = ctx.roll(6)
         ok = face >= 4
         ctx.ev(
             "regeneration",
             purpose="regeneration",
-            player=pid,
+            player=p.id,
             target=4,
             modifiers={},
             faces=[face],
             result="success" if ok else "failure",
+            reroll=rerolled,
         )
-        if ok:
-            _to_reserves(ctx, pid)
-    return a == b
+        if ok or rerolled or not team.igor or p.star:
+            return ok
+        if not ctx.ask("igor", ctx.rs.captain(p.team), [True, False], False):
+            return False
+        team.igor = False
+        ctx.ev("igor", player=p.id)
+        rerolled = True
+
+
+ZOMBIE = (4, 3, 2, 8)  # the Necromancer's Zombie: MA ST AG AV, with Regeneration
+_UNDEAD_RACES = frozenset(("khemri", "necromantic", "undead", "vampire"))
+
+
+def _died(ctx: Ctx, p: Player) -> None:
+    """A player is dead after the apothecary and Regeneration: the opposing Necromancer may
+    raise him as a Zombie (seed 000), and a Nurgle's Rot blocker or fouler infects him."""
+    st = ctx.st
+    them = other(p.team)
+    eligible = p.st <= 4 and not p.has("Regeneration") and not p.has("Stunty")
+    team = st.teams[them]
+    if team.necromancer and eligible:
+        team.necromancer = False
+        zid = f"{p.id}-zombie"
+        while zid in st.players:
+            zid += "'"
+        numbers = [q.number or 0 for q in st.players.values() if q.team == them]
+        st.players[zid] = Player(
+            zid,
+            them,
+            "captain",
+            max(numbers, default=0) + 1,
+            *ZOMBIE,
+            frozenset(("Regeneration",)),
+            state="reserves",
+        )
+        ctx.copied.add(zid)
+        ctx.ev("raise_dead", player=p.id, zombie=zid, team=them)
+        return
+    src = None if ctx.hit_by is None else st.players.get(ctx.hit_by)
+    if (
+        src is not None
+        and src.team == them
+        and src.id == ctx.acting
+        and src.has("Nurgle's Rot")
+        and eligible
+        and not p.has("Decay")
+    ):
+        team.rotters = (*team.rotters, p.id)
+        ctx.ev("nurgles_rot", player=p.id, by=src.id, team=them)
+
+
+def _may_pile_on(ctx: Ctx, by: Player | None, victim: Player) -> bool:
+    if by is None or not by.has("Piling On"):
+        return False
+    me = ctx.st.players[by.id]
+    return (
+        me.state == "standing"
+        and me.team == ctx.st.active
+        and me.at is not None
+        and victim.at is not None
+        and adjacent(me.at, victim.at)
+    )
+
+
+def _pile_on(ctx: Ctx, piler: Player, victim: str, roll: str) -> bool:
+    """Ask the Piling On player's coach; when used, the piler is placed prone in its square
+    (no armour roll; a turnover only if it held the ball) and the roll is re-rolled."""
+    me = ctx.st.players[piler.id]
+    if me.state != "standing" or me.at is None:
+        return False
+    if not ctx.ask("piling_on", ctx.decider(me), [True, False], False):
+        return False
+    mp = ctx.mp(piler.id)
+    mp.state = "prone"
+    mp.rooted = False
+    ctx.ev("piling_on", player=piler.id, target=victim, reroll=roll)
+    if ctx.st.carrier == piler.id:
+        assert mp.at is not None
+        ctx.st.carrier = None
+        ctx.st.ball_at = mp.at
+        ctx.loose.append(mp.at)
+        ctx.turnover = True
+    return True
 
 
 def _to_reserves(ctx: Ctx, pid: str) -> None:
     p = ctx.mp(pid)
     p.state = "reserves"
     p.casualty = None
+    p.casualty_also = None
 
 
 def _casualty_roll(ctx: Ctx, pid: str) -> str:
@@ -699,7 +858,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     tackled = tz_players(st, frm, p.team)
     if tackled and _held_by_tentacles(ctx, p, tackled):
         return False
-    tails = sum(1 for q in tackled if q.has("Prehensile Tail"))
+    tails = sum(1 for q in tackled if "Prehensile Tail" in q.skills) if tackled else 0
     if leap:
         mv.leapt = True
         mods = {"leap": 0}
@@ -716,12 +875,15 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     elif tackled:
         mods = {"dodge": 1}
         if not p.has("Stunty"):
-            tz = enemy_tz(st, sq, p.team, ignore=None)
-            # the player's own square is left: its tackle zones on the target still count
+            # the player's own square is left: its tackle zones on the target still count;
+            # a Titchy opponent gives no -1 to a player dodging into its tackle zone
+            tz = sum(1 for q in tz_players(st, sq, p.team) if not q.has("Titchy"))
             if tz:
                 mods["tackle_zones"] = -tz
         if p.has("Two Heads"):
             mods["Two Heads"] = 1
+        if p.has("Titchy"):
+            mods["Titchy"] = 1
         if tails:
             mods["Prehensile Tail"] = -tails
         diver = next((q.id for q in tackled if q.has("Diving Tackle")), None)
@@ -766,6 +928,8 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
 
 def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
     """Tentacles: 2D6 + the mover's ST - the Tentacles player's ST, 5 or less holds it."""
+    if not any("Tentacles" in q.skills for q in tackled):
+        return False
     for q in tackled:
         if not q.has("Tentacles"):
             continue
@@ -866,8 +1030,17 @@ def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
     return _RANK_ATT[face]
 
 
-def _block(ctx: Ctx, att_id: str, def_id: str, *, blitz: bool, frenzy_second: bool = False) -> bool:
-    """One block. True when the attacker is still up and may go on."""
+def _block(
+    ctx: Ctx,
+    att_id: str,
+    def_id: str,
+    *,
+    blitz: bool,
+    frenzy_second: bool = False,
+    multiple: bool = False,
+) -> bool:
+    """One block. True when the attacker is still up and may go on. ``multiple``: one of the
+    two blocks of a Multiple Block (the defender +2 ST, no follow-up)."""
     st = ctx.st
     if not frenzy_second:
         _dump_off(ctx, def_id)
@@ -875,7 +1048,7 @@ def _block(ctx: Ctx, att_id: str, def_id: str, *, blitz: bool, frenzy_second: bo
     dfn = st.players[def_id]
     assert att.at is not None and dfn.at is not None
     a_st = att.st + (1 if blitz and att.has("Horns") else 0)
-    d_st = dfn.st
+    d_st = dfn.st + (2 if multiple else 0)
     if (
         att.has("Dauntless")
         and a_st < d_st
@@ -937,13 +1110,19 @@ def _block(ctx: Ctx, att_id: str, def_id: str, *, blitz: bool, frenzy_second: bo
                 _fall(ctx, [def_id, att_id], place_only=True)
                 return False
             if def_down:
-                _fall(ctx, [def_id], by=att)
+                _fall(ctx, [def_id], by=att, pile=True)
             if att_down:
                 _fall(ctx, [att_id], by=dfn)
             return not att_down and st.players[att_id].state == "standing"
     knock = face == 6 or (face == 5 and not (dfn.has("Dodge") and not att.has("Tackle")))
     return _push_and_follow(
-        ctx, att_id, def_id, knock=knock, blitz=blitz, frenzy_second=frenzy_second
+        ctx,
+        att_id,
+        def_id,
+        knock=knock,
+        blitz=blitz,
+        frenzy_second=frenzy_second or multiple,
+        follow=not multiple,
     )
 
 
@@ -1020,7 +1199,14 @@ def _push(
 
 
 def _push_and_follow(
-    ctx: Ctx, att_id: str, def_id: str, *, knock: bool, blitz: bool, frenzy_second: bool
+    ctx: Ctx,
+    att_id: str,
+    def_id: str,
+    *,
+    knock: bool,
+    blitz: bool,
+    frenzy_second: bool,
+    follow: bool = True,
 ) -> bool:
     st = ctx.st
     att = st.players[att_id]
@@ -1028,11 +1214,11 @@ def _push_and_follow(
     vacated, moved = _push(ctx, att.at, def_id, ctx.decider(att), first=True, att=att, blitz=blitz)
     dfn = st.players[def_id]
     crowd = dfn.at is None
-    if moved and vacated is not None and not att.rooted:
+    if follow and moved and vacated is not None and not att.rooted:
         fend = dfn.has("Fend") and not (blitz and att.has("Juggernaut"))
         if fend:  # Fend stops even a Frenzy follow-up
             follow = False
-        elif att.has("Frenzy"):
+        elif att.has("Frenzy") or att.has("Ball & Chain"):
             follow = True
         else:
             follow = bool(ctx.ask("follow_up", ctx.decider(att), [True, False], False))
@@ -1042,7 +1228,7 @@ def _push_and_follow(
     dfn = st.players[def_id]
     if not crowd and dfn.at is not None:
         if knock:
-            _fall(ctx, [def_id], by=st.players[att_id])
+            _fall(ctx, [def_id], by=st.players[att_id], pile=True)
         elif (
             st.carrier == def_id
             and moved
@@ -1066,6 +1252,7 @@ def _push_and_follow(
     if (
         att.has("Frenzy")
         and not frenzy_second
+        and not att.has("Ball & Chain")
         and dfn.state == "standing"
         and dfn.at is not None
         and att.at is not None
@@ -1090,8 +1277,14 @@ def _second_block(ctx: Ctx, att_id: str, def_id: str, blitz: bool) -> bool:
 # Actions
 
 
+_ACTIVATION = frozenset(("Bone-Head", "Really Stupid", "Wild Animal", "Take Root", "Blood Lust"))
+
+
 def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
-    """Bone-Head, Really Stupid, Wild Animal, Take Root. False when the action is lost."""
+    """Bone-Head, Really Stupid, Wild Animal, Take Root, Blood Lust. False when the action is
+    lost."""
+    if p.skills.isdisjoint(_ACTIVATION):
+        return True
     if p.has("Bone-Head") and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
         ctx.mp(p.id).no_tz = True
         return False
@@ -1110,6 +1303,8 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
         mods = {"block": 2} if decl.action in ("block", "blitz") else {}
         if not _d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
             return False
+    if p.has("Blood Lust") and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
+        ctx.feed = p.id  # the action goes on; the Vampire must feed at its end
     if p.has("Take Root") and not p.rooted:
         face = ctx.roll(6)
         rooted = face == 1
@@ -1144,6 +1339,10 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
     p = ctx.st.players[mv.pid]
     if p.state != "prone":
         return True
+    if p.has("Jump Up"):
+        ctx.mp(mv.pid).state = "standing"
+        ctx.ev("stand_up", player=mv.pid, faces=[], result="success", jump_up=True)
+        return True
     if p.ma >= 3:
         mv.used = 3
         ctx.mp(mv.pid).state = "standing"
@@ -1164,6 +1363,7 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
     st = ctx.st
     assert decl.player is not None
     pid = decl.player
+    ctx.acting = pid
     team = st.teams[st.players[pid].team]
     p = ctx.mp(pid)
     p.acted = True
@@ -1180,9 +1380,29 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
     ctx.ev("action", player=pid, action=decl.action)
     if not _activation(ctx, st.players[pid], decl):
         return
+    _act(ctx, decl)
+    if ctx.feed is not None:
+        specials.feed(ctx)
+
+
+def _act(ctx: Ctx, decl: Declaration) -> None:
+    st = ctx.st
+    assert decl.player is not None
+    pid = decl.player
     mv = _Mover(pid)
     ctx.mover = mv
-    if not _stand_up(ctx, mv):
+    me = st.players[pid]
+    if decl.action == "bomb":
+        assert decl.target is not None
+        specials.bomb(ctx, pid, parse_square(decl.target))
+        return
+    if decl.action == "block" and me.state == "prone" and me.has("Jump Up"):
+        if not specials.jump_up_block(ctx, me):
+            return
+    elif not _stand_up(ctx, mv):
+        return
+    if st.players[pid].has("Ball & Chain"):
+        specials.ball_and_chain(ctx, mv, decl.facings)
         return
     path = _squares(decl.path)
     if st.players[pid].rooted and path:
@@ -1206,13 +1426,18 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
                 _fall(ctx, [pid])
             if paid != "ok":
                 return
-        if not _block(ctx, pid, decl.target, blitz=decl.action == "blitz"):
+        if not specials.attack(ctx, pid, decl):
             return
-        if decl.action == "blitz" and decl.then:
+        if decl.action == "blitz" and decl.then and not decl.stab:
             _walk(ctx, mv, _squares(decl.then))
+    elif decl.action == "move":
+        if decl.gaze is not None:
+            specials.hypnotic_gaze(ctx, pid, decl.gaze)
     elif decl.action == "foul":
         assert decl.target is not None
         _foul(ctx, pid, decl.target)
+    elif ctx.feed is not None and not specials.feed(ctx):
+        return
     elif decl.action == "hand_off":
         assert decl.target is not None
         _hand_off(ctx, pid, decl.target)
@@ -1243,10 +1468,14 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
     if minus:
         mods["defensive_assists"] = -minus
     ctx.ev("foul", player=pid, target=target)
+    if me.has("Chainsaw"):
+        if not specials.chainsaw_start(ctx, me):
+            return
+        mods["Chainsaw"] = 3
     seen = _armour(ctx, target, None, foul_mods=mods, fouler=me)
     if seen and st.ref_gone:
         ctx.ev("not_seen", player=pid, reason="get_the_ref")
-    elif seen:
+    elif seen and not bribed(ctx, st.players[pid]):
         ctx.ev("sent_off", player=pid)
         ctx.turnover = True
         me = st.players[pid]
@@ -1256,6 +1485,27 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
         if had_ball and sq is not None:
             ctx.loose.clear()
             _bounce(ctx, sq)
+
+
+def bribed(ctx: Ctx, p: Player) -> bool:
+    """A player about to be sent off: the captain may spend a bribe (seed 003), which works on
+    2-6 (the sending-off and its turnover are cancelled)."""
+    team = ctx.st.teams[p.team]
+    if team.bribes <= 0 or not ctx.ask("bribe", ctx.rs.captain(p.team), [True, False], False):
+        return False
+    team.bribes -= 1
+    face = ctx.roll(6)
+    ok = face >= 2
+    ctx.ev(
+        "bribe",
+        purpose="bribe",
+        player=p.id,
+        target=2,
+        modifiers={},
+        faces=[face],
+        result="success" if ok else "failure",
+    )
+    return ok
 
 
 def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
@@ -1813,8 +2063,6 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
 
 def _after_action(ctx: Ctx) -> None:
     """Touchdowns, turnovers and the end of the team turn, the drive or the half."""
-    from . import flow
-
     st = ctx.st
     if ctx.turnover and ctx.scored is None:
         st.turnover = True
@@ -1852,8 +2100,6 @@ def resolve(
     dice: Dice,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions."""
-    from . import flow
-
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     st = state.copy()
     st.pending = None
@@ -1905,3 +2151,6 @@ def continue_with(state: MatchState, answer: Answer, dice: Dice) -> Resolution:
         raise InvalidAnswer(IllegalAction("no_decision_pending", "No decision is pending."))
     answers = (*(Answer.from_json(a) for a in pend.answers), answer)
     return resolve(state, pend.actor, Declaration.from_json(pend.declaration), answers, dice)
+
+
+from . import flow, specials  # noqa: E402  (both use the helpers above)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .state import SIDES, MatchState, Player, Team
 
+_CAN_ACT = frozenset(("standing", "prone"))
+
 
 class LRB5:
     """Plain LRB5: a team is one coach; either side string acts for all its players."""
@@ -45,24 +47,23 @@ class LRB5:
         """May ``actor`` answer a decision addressed to ``to``?"""
         return to.split(":")[0] == actor.split(":")[0]
 
-    def side_done(self, state: MatchState, team: str, side: str) -> bool:
-        """A side is done when it ended its part of the turn or has no player at all."""
-        side = self.side_of(side)
-        if side in state.teams[team].ended:
-            return True
-        return not any(
-            p.team == team and self.side_of(p.side) == side for p in state.players.values()
-        )
-
     def turn_over(self, state: MatchState, team: str) -> bool:
-        """Both sides ended, or every player of the team able to act has acted."""
-        if all(self.side_done(state, team, s) for s in self.sides()):
-            return True
-        return all(
-            p.acted or p.state not in ("standing", "prone")
-            for p in state.players.values()
-            if p.team == team and p.at is not None
-        )
+        """Both sides ended (a side with no player counts as ended), or every player of the
+        team able to act has acted. One pass: ``live`` a player of a side still playing,
+        ``waiting`` a player who may still act."""
+        ended = state.teams[team].ended
+        split = self.split_team
+        live = waiting = False
+        for p in state.players.values():
+            if p.team != team:
+                continue
+            if not live and (p.side if split else "captain") not in ended:
+                live = True
+            if not waiting and not p.acted and p.at is not None and p.state in _CAN_ACT:
+                waiting = True
+            if live and waiting:
+                return False
+        return True
 
 
 class SplitTeam(LRB5):

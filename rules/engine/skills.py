@@ -19,7 +19,9 @@ def _s(name: str, *hooks: str, aliases: tuple[str, ...] = ()) -> Skill:
 # Hook names: "reroll:<purpose>" a skill reroll for that roll; "activation" a roll when the
 # player's action starts; "tackle_zone" changes a tackle zone; "assist"; "block_result";
 # "block_strength"; "push"; "follow_up"; "armour"; "injury"; "casualty"; "dodge"; "gfi";
-# "team_reroll"; "any_reroll"; "foul"; "strip"; "pass".
+# "team_reroll"; "any_reroll"; "foul"; "strip"; "pass"; part 3: "stand_up"; "block_action" (a
+# block replaced or preceded by something); "move"; "knock_down"; "end_of_action"; "action" (a
+# declaration of its own); "kickoff"; "end_of_drive".
 REGISTRY: dict[str, Skill] = {
     s.name: s
     for s in (
@@ -52,7 +54,12 @@ REGISTRY: dict[str, Skill] = {
         _s("Dirty Player", "foul"),
         _s("Sneaky Git", "foul"),
         _s("Regeneration", "casualty"),
-        _s("Bone-Head", "activation", "tackle_zone", aliases=("Bone-head", "Bonehead")),
+        _s(
+            "Bone-Head",
+            "activation",
+            "tackle_zone",
+            aliases=("Bone-head", "Bonehead", "Bone Head"),
+        ),
         _s("Really Stupid", "activation", "tackle_zone"),
         _s("Wild Animal", "activation"),
         _s("Take Root", "activation"),
@@ -81,7 +88,24 @@ REGISTRY: dict[str, Skill] = {
         _s("Right Stuff", "pass"),
         _s("Always Hungry", "pass"),
         _s("Leap", "leap", "dodge"),
-        _s("No Hands", "catch", "pickup"),
+        _s("No Hands", "catch", "pickup", "intercept"),
+        # part 3
+        _s("Jump Up", "stand_up", "activation"),
+        _s("Multiple Block", "block_action", "block_strength", "follow_up"),
+        _s("Piling On", "armour", "injury"),
+        _s("Foul Appearance", "block_action"),
+        _s("Ball & Chain", "move", "knock_down", "injury", aliases=("Ball and Chain",)),
+        _s("Blood Lust", "activation", "end_of_action"),
+        _s("Bombardier", "action"),
+        _s("Chainsaw", "block_action", "foul", "armour"),
+        _s("Decay", "casualty"),
+        _s("Fan Favourite", "kickoff"),
+        _s("Hypnotic Gaze", "end_of_action", "tackle_zone"),
+        _s("Nurgle's Rot", "casualty", aliases=("Nurgles Rot",)),
+        _s("Secret Weapon", "end_of_drive"),
+        _s("Stab", "block_action"),
+        _s("Stakes", "block_action", "armour"),
+        _s("Titchy", "dodge", "tackle_zone"),
     )
 }
 

@@ -91,6 +91,9 @@ class Player:
     rooted: bool = False  # Take Root
     stunned_now: bool = False  # stunned in its own team's current turn: stays stunned once
     collapsed: bool = False  # sweltering heat: sits out the next kick-off
+    star: bool = False  # a star player: no apothecary, no Igor (seed 003)
+    played: bool = False  # set up on the pitch in this drive (Secret Weapon)
+    casualty_also: str | None = None  # Decay: the second casualty result
 
     def copy(self) -> Player:
         return Player(
@@ -112,6 +115,9 @@ class Player:
             self.rooted,
             self.stunned_now,
             self.collapsed,
+            self.star,
+            self.played,
+            self.casualty_also,
         )
 
     def has(self, skill: str) -> bool:
@@ -136,6 +142,11 @@ class Team:
     cheerleaders: int = 0
     assistant_coaches: int = 0
     posted: frozenset[str] = frozenset()  # sides that posted their set-up in this phase
+    race: str | None = None  # the race id (Stakes, the Necromancer's Zombie)
+    bribes: int = 0  # unused bribes (seed 003)
+    igor: bool = False  # an unused Igor: one Regeneration re-roll per match
+    necromancer: bool = False  # an unused Raise the Dead (seed 000)
+    rotters: tuple[str, ...] = ()  # dead opponents who join as Rotters after the match
 
     def copy(self) -> Team:
         return Team(
@@ -155,6 +166,11 @@ class Team:
             self.cheerleaders,
             self.assistant_coaches,
             self.posted,
+            self.race,
+            self.bribes,
+            self.igor,
+            self.necromancer,
+            self.rotters,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -178,6 +194,11 @@ class Team:
             "cheerleaders": self.cheerleaders,
             "assistant_coaches": self.assistant_coaches,
             "posted": sorted(self.posted),
+            "race": self.race,
+            "bribes": self.bribes,
+            "igor": self.igor,
+            "necromancer": self.necromancer,
+            "rotters": list(self.rotters),
         }
 
     @classmethod
@@ -208,6 +229,11 @@ class Team:
             cheerleaders=_int(d.get("cheerleaders", 0), "cheerleaders"),
             assistant_coaches=_int(d.get("assistant_coaches", 0), "assistant_coaches"),
             posted=frozenset(d.get("posted", ())),
+            race=None if d.get("race") is None else str(d["race"]),
+            bribes=_int(d.get("bribes", 0), "bribes"),
+            igor=bool(d.get("igor", False)),
+            necromancer=bool(d.get("necromancer", False)),
+            rotters=tuple(str(r) for r in d.get("rotters", ())),
         )
 
 
@@ -377,6 +403,9 @@ class MatchState:
             "rooted": p.rooted,
             "stunned_now": p.stunned_now,
             "collapsed": p.collapsed,
+            "star": p.star,
+            "played": p.played,
+            "casualty_also": p.casualty_also,
         }
 
     @classmethod
@@ -479,8 +508,10 @@ def _player_from(pd: dict[str, Any]) -> Player:
     if state not in ON_PITCH:
         at = None
     cas = pd.get("casualty")
-    if cas is not None and cas not in CASUALTIES:
-        raise ValueError(f"player {pid}: unknown casualty {cas!r}")
+    cas2 = pd.get("casualty_also")
+    for c in (cas, cas2):
+        if c is not None and c not in CASUALTIES:
+            raise ValueError(f"player {pid}: unknown casualty {c!r}")
     skills = pd.get("skills", [])
     if not isinstance(skills, list):
         raise ValueError(f"player {pid}: skills must be a list")
@@ -508,6 +539,9 @@ def _player_from(pd: dict[str, Any]) -> Player:
         rooted=bool(pd.get("rooted", False)),
         stunned_now=bool(pd.get("stunned_now", False)),
         collapsed=bool(pd.get("collapsed", False)),
+        star=bool(pd.get("star", False)),
+        played=bool(pd.get("played", False)),
+        casualty_also=cas2,
     )
 
 
@@ -530,6 +564,9 @@ _PLAYER_DEFAULTS: dict[str, Any] = {
     "rooted": False,
     "stunned_now": False,
     "collapsed": False,
+    "star": False,
+    "played": False,
+    "casualty_also": None,
 }
 _TEAM_DEFAULTS: dict[str, Any] = {
     "reroll_used": False,
@@ -546,4 +583,9 @@ _TEAM_DEFAULTS: dict[str, Any] = {
     "cheerleaders": 0,
     "assistant_coaches": 0,
     "posted": [],
+    "race": None,
+    "bribes": 0,
+    "igor": False,
+    "necromancer": False,
+    "rotters": [],
 }
