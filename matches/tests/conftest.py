@@ -19,8 +19,10 @@ from teams.models import Team
 
 @pytest.fixture
 def cast(db: None) -> dict[str, User]:
-    users = {name: User.objects.create_user(name) for name in ("gm", "alice", "bob", "carol",
-                                                                "dave", "erin")}
+    users = {
+        name: User.objects.create_user(name)
+        for name in ("gm", "alice", "bob", "carol", "dave", "erin")
+    }
     make_game_master(users["gm"])
     return users
 

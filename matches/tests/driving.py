@@ -43,7 +43,9 @@ def play_to_the_end(match_id: int, *, limit: int = 3000) -> Match:
         if state.phase in ("setup", "perfect_defence", "quick_snap"):
             actor, decl = _random_setup(state, rng)
             services.declare(
-                match_id, coach(match, f"{actor.team}:{actor.side}"), decl.to_json(),
+                match_id,
+                coach(match, f"{actor.team}:{actor.side}"),
+                decl.to_json(),
                 side=actor.side,
             )
             continue
@@ -56,7 +58,9 @@ def play_to_the_end(match_id: int, *, limit: int = 3000) -> Match:
         ended = state.teams[team].ended
         side = "captain" if "captain" not in ended else "rival"
         services.declare(
-            match_id, coach(match, f"{team}:{side}"), {"player": None, "action": "end_turn"},
+            match_id,
+            coach(match, f"{team}:{side}"),
+            {"player": None, "action": "end_turn"},
             side=side,
         )
     raise AssertionError("the match did not end")
