@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 
 from matches import services
 from matches.models import Match
-from rules.engine.randomplay import _random_setup
 from rules.engine.board import NAMES, square
+from rules.engine.randomplay import _random_setup
 
 
 class ConstantDice:
