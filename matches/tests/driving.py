@@ -64,3 +64,35 @@ def play_to_the_end(match_id: int, *, limit: int = 3000) -> Match:
             side=side,
         )
     raise AssertionError("the match did not end")
+
+
+def finish_now(
+    match: Match, *, winner: str | None = "home", casualties: dict[str, str] | None = None
+) -> Match:
+    """A shortcut to the final whistle for the post-match tests: the match's state is made
+    finished (with the given casualties) and the post-match sequence begins as it does when
+    the engine's last declaration ends the match."""
+    from django.db import transaction
+
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update()
+            .select_related("home_team", "away_team", "league")
+            .get(pk=match.pk)
+        )
+        state = services.load_state(match)
+        for pid, casualty in (casualties or {}).items():
+            state.players[pid].casualty = casualty
+            state.players[pid].at = None
+            state.players[pid].state = "casualty"
+        state.phase = "finished"
+        state.pending = None
+        if winner is not None:
+            state.score = {winner: 1, "away" if winner == "home" else "home": 0}
+        state.result = {"winner": winner, "score": dict(state.score), "by": "full_time"}
+        match.decisions.filter(answered_at__isnull=True).delete()
+        match.status = Match.Status.POST_MATCH
+        services._begin_post_match(match, state)
+        match.state = state.to_json(compact=True)
+        match.save()
+    return match
