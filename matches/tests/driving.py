@@ -87,6 +87,8 @@ def finish_now(
             state.players[pid].state = "casualty"
         state.phase = "finished"
         state.pending = None
+        for team in state.teams.values():
+            team.fame = 0  # before start_match the engine keeps the fan factor here
         if winner is not None:
             state.score = {winner: 1, "away" if winner == "home" else "home": 0}
         state.result = {"winner": winner, "score": dict(state.score), "by": "full_time"}
