@@ -297,9 +297,11 @@ def chain_is_intact(match: Match) -> bool:
 
 
 def _locked(match_id: int) -> Match:
+    # Lock the match row only: PostgreSQL refuses FOR UPDATE on the nullable side of the outer
+    # join that the optional league brings.
     try:
         return (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .select_related("home_team", "away_team", "league")
             .get(pk=match_id)
         )

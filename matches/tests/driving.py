@@ -51,8 +51,8 @@ def play_to_the_end(match_id: int, *, limit: int = 3000) -> Match:
             continue
         if state.phase == "kickoff":
             column = 6 if state.kicking == "away" else 19
-            decl = {"player": None, "action": "kick", "target": NAMES[square(column, 7)]}
-            services.declare(match_id, coach(match, f"{state.kicking}:captain"), decl)
+            kick = {"player": None, "action": "kick", "target": NAMES[square(column, 7)]}
+            services.declare(match_id, coach(match, f"{state.kicking}:captain"), kick)
             continue
         team = state.active
         ended = state.teams[team].ended
@@ -76,7 +76,7 @@ def finish_now(
 
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .select_related("home_team", "away_team", "league")
             .get(pk=match.pk)
         )

@@ -2,6 +2,7 @@
 
 from matches import economy
 from matches.economy import DRAW, LOSS, WIN, Mercenary, Order
+from rules import gamedata
 
 
 def test_fame_is_zero_one_or_two_by_the_fans() -> None:
@@ -80,11 +81,11 @@ def test_limits_and_budget_are_checked() -> None:
 
 
 def test_two_star_players_at_most_of_the_team_s_race() -> None:
-    human_stars = [s.id for s in economy.gamedata.star_players_for("human")]
+    human_stars = [s.id for s in gamedata.star_players_for("human")]
     assert not _problems("human", Order(stars=tuple(human_stars[:2])), budget=10**7)
     assert _problems("human", Order(stars=tuple(human_stars[:3])), budget=10**7)
     orc_only = next(
-        s.id for s in economy.gamedata.star_players() if "human" not in s.race_ids and s.hireable
+        s.id for s in gamedata.star_players() if "human" not in s.race_ids and s.hireable
     )
     assert _problems("human", Order(stars=(orc_only,)), budget=10**7)
 
