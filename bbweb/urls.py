@@ -15,6 +15,7 @@ urlpatterns = [
     path("teams/", include("teams.urls")),
     # the match pages and the match download share the ``matches`` namespace
     path("matches/", include((match_urls.urlpatterns + api_urls.match_urlpatterns, "matches"))),
+    path("matches/", include("matches.urls_sequence")),
     path("api/", include("matches.api_urls")),
     path("admin/", admin.site.urls),
 ]

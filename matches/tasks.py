@@ -6,7 +6,7 @@ from matches import notifications, services
 @shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
 def sweep_deadlines() -> int:
     """Beat runs this every 30 seconds; a missed run loses nothing, the next one catches up."""
-    return services.expire_deadlines()
+    return services.expire_deadlines() + services.expire_sequence_deadlines()
 
 
 @shared_task(acks_late=True, time_limit=30, soft_time_limit=25)

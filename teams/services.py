@@ -530,3 +530,74 @@ def import_team(
         for p in team_file.players
     )
     return team
+
+
+# -- journeymen -----------------------------------------------------------------------------------
+
+
+def _journeyman_position(team: Team) -> gamedata.Position:
+    """The race's cheapest 0-16 position (LRB5: journeymen come from it, with Loner)."""
+    return min((p for p in team.race_data.positions if p.max_qty == 16), key=lambda p: p.cost)
+
+
+@transaction.atomic
+def add_journeymen(team: Team) -> list[Player]:
+    """Free journeymen for a team that cannot field 11 players in its next match; they go to
+    the side with fewer players (the captain's when equal). The server calls this before a
+    match: no coach asks for it."""
+    team = _lock(team)
+    roster = [p for p in team.players.all() if p.status in Player.ON_ROSTER]
+    available = [p for p in roster if not p.miss_next_game]
+    wanted = gamedata.team_building().players_min - len(available)
+    limit = gamedata.team_building().players_max - len(roster)
+    pos = _journeyman_position(team)
+    added: list[Player] = []
+    for _step in range(max(0, min(wanted, limit))):
+        sides = [p.side for p in roster + added]
+        side = Side.RIVAL if sides.count(Side.RIVAL) < sides.count(Side.CAPTAIN) else Side.CAPTAIN
+        taken = {p.number for p in roster + added}
+        number = next(n for n in range(1, rosters.NUMBER_MAX + 1) if n not in taken)
+        added.append(
+            Player.objects.create(
+                team=team,
+                number=number,
+                name=_default_name(pos, number),
+                position=pos.id,
+                side=side,
+                status=Player.Status.JOURNEYMAN,
+            )
+        )
+    return added
+
+
+@transaction.atomic
+def release_journeymen(team: Team) -> int:
+    """Journeymen nobody hired after their match leave the team before the next one."""
+    return Player.objects.filter(team=team, status=Player.Status.JOURNEYMAN).update(
+        status=Player.Status.RETIRED
+    )
+
+
+@transaction.atomic
+def hire_journeyman(actor: Actor, player: Player) -> int:
+    """The coach of the journeyman's side hires him for good at the position's price, paid
+    from that side's treasury."""
+    _check_side(actor, player.team, player.side)
+    team = _lock(player.team)
+    player.refresh_from_db()
+    if player.status != Player.Status.JOURNEYMAN:
+        raise RuleBroken(_("%(player)s is not a journeyman.") % {"player": player.name})
+    roster = team.roster()
+    hired = sum(
+        1 for p in roster if p.position == player.position and p.status == Player.Status.ACTIVE
+    )
+    if hired >= player.position_data.max_qty:
+        raise RuleBroken(
+            _("The team already has %(max)d %(position)s, the most it may have.")
+            % {"max": player.position_data.max_qty, "position": player.position_data.title}
+        )
+    price = player.position_data.cost
+    _pay(team, player.side, price)
+    player.status = Player.Status.ACTIVE
+    player.save(update_fields=["status"])
+    return price

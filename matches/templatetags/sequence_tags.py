@@ -1,0 +1,14 @@
+from typing import Any
+
+from django import template
+
+from matches.models import Match
+from matches.steps import step_text
+
+register = template.Library()
+
+
+@register.simple_tag
+def step(match: Match, summary: dict[str, Any]) -> str:
+    """A step's post written out in the reader's language."""
+    return step_text(match, summary)

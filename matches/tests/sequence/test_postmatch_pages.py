@@ -1,0 +1,119 @@
+"""The sequence's pages: the steps read in English and in Spanish, and each form posts to
+one service call (a refusal for who you are is a 403)."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from matches import services
+from matches.models import Match, TeamMatchRecord
+from matches.tests.sequence.driving import finish_now
+from teams.models import Team
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user: User | None = None, lang: str = "en") -> Client:
+    client = Client(headers={"accept-language": lang})
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def after(demo: tuple[Team, Team], cast: dict[str, User], sequence_faces: list[int]) -> Match:
+    reavers, raiders = demo
+    match = services.create_match(home=reavers, away=raiders, gm=cast["gm"], league=reavers.league)
+    sequence_faces.extend([3, 1, 1, 2, 6, 6, 6, 6, 1, 1])
+    return finish_now(match, winner="home")
+
+
+def test_the_pre_match_steps_read_in_english_and_spanish(
+    prematch: Match, cast: dict[str, User]
+) -> None:
+    Team.objects.filter(pk=prematch.home_team_id).update(captain_treasury=100_000)
+    services.transfer_petty_cash(prematch.pk, cast["alice"], side="captain", amount=100_000)
+    url = reverse("sequence:prematch", args=[prematch.pk])
+    english = _client().get(url).content.decode()
+    assert "Team values: Reikland Reavers 1,000,000 gp, Orcland Raiders 1,000,000 gp." in english
+    assert "Petty cash: the captain&#x27;s side of Reikland Reavers moves 100,000 gp" in english
+    spanish = _client(lang="es").get(url).content.decode()
+    # Spanish groups digits with a no-break space and writes gold as "mo".
+    assert "Valor de los equipos: Reikland Reavers 1\xa0000\xa0000 mo" in spanish
+    assert "Caja chica: el bando del capitán de Reikland Reavers pasa 100\xa0000 mo" in spanish
+
+
+def test_the_petty_cash_form_is_only_for_the_side_s_coach(
+    prematch: Match, cast: dict[str, User]
+) -> None:
+    url = reverse("sequence:prematch", args=[prematch.pk])
+    assert 'data-testid="petty-cash"' in _client(cast["bob"]).get(url).content.decode()
+    assert 'data-testid="petty-cash"' not in _client(cast["carol"]).get(url).content.decode()
+    post = reverse("sequence:petty_cash", args=[prematch.pk])
+    assert _client(cast["erin"]).post(post, {"side": "captain", "amount": "0"}).status_code == 403
+    assert _client(cast["bob"]).post(post, {"side": "captain", "amount": "0"}).status_code == 403
+    assert _client(cast["bob"]).post(post, {"side": "rival", "amount": "0"}).status_code == 302
+    assert TeamMatchRecord.objects.get(match=prematch, key="home").petty_cash_rival == 0
+
+
+def test_a_wizard_posted_through_the_form_is_refused(
+    prematch: Match, cast: dict[str, User]
+) -> None:
+    for user, side in (
+        ("alice", "captain"),
+        ("bob", "rival"),
+        ("carol", "captain"),
+        ("dave", "rival"),
+    ):
+        services.transfer_petty_cash(prematch.pk, cast[user], side=side, amount=0)
+    url = reverse("sequence:prematch", args=[prematch.pk])
+    page = _client(cast["alice"]).get(url).content.decode()
+    assert 'data-testid="inducements"' in page and "count_wizard" not in page
+    post = reverse("sequence:inducements", args=[prematch.pk])
+    response = _client(cast["alice"]).post(post, {"count_wizard": "1"}, follow=True)
+    assert "There is no Wizard in this league" in response.content.decode()
+    assert TeamMatchRecord.objects.get(match=prematch, key="home").inducements is None
+
+
+def test_the_post_match_steps_read_in_english_and_spanish(
+    after: Match, cast: dict[str, User]
+) -> None:
+    services.reroll_winnings(after.pk, cast["alice"], reroll=False)
+    services.choose_mvp(after.pk, cast["carol"], team="home", mje="h2", pje="h3")
+    services.choose_mvp(after.pk, cast["alice"], team="away", mje="a1", pje="a2")
+    url = reverse("sequence:postmatch", args=[after.pk])
+    english = _client().get(url).content.decode()
+    assert "Final score 1-0: Reikland Reavers wins." in english
+    assert "Awards to Reikland Reavers, chosen by the opposing captain: MVP Otto Brandt" in english
+    assert (
+        "Winnings of Reikland Reavers (a win): (2 + FAME 0 + 1) x 10,000 = 30,000 gp, less 0 gp "
+        "of spiralling expenses: 30,000 gp." in english
+    )
+    assert "17,000 gp to the captain&#x27;s side, 13,000 gp to the rival&#x27;s side" in english
+    spanish = _client(lang="es").get(url).content.decode()
+    assert "Resultado final 1-0: gana Reikland Reavers." in spanish
+    assert (
+        "Premios para Reikland Reavers, elegidos por el capitán rival: MJE Otto Brandt" in spanish
+    )
+    assert (
+        "Recaudación de Reikland Reavers (victoria): (2 + FAMA 0 + 1) x 10.000 = 30\xa0000 mo"
+        in (spanish)
+    )
+    assert "17\xa0000 mo para el bando del capitán, 13\xa0000 mo para el bando del rival" in spanish
+    assert "PE de Reikland Reavers: Otto Brandt 5 PE (MJE); Johann Weiss 4 PE (PJE)." in spanish
+
+
+def test_the_mvp_form_is_offered_to_the_opposing_captain_only(
+    after: Match, cast: dict[str, User]
+) -> None:
+    url = reverse("sequence:postmatch", args=[after.pk])
+    assert 'data-testid="mvp-home"' in _client(cast["carol"]).get(url).content.decode()
+    assert 'data-testid="mvp-home"' not in _client(cast["alice"]).get(url).content.decode()
+    post = reverse("sequence:mvp", args=[after.pk])
+    data = {"team": "home", "mje": "h1", "pje": "h2"}
+    for who in ("alice", "bob", "dave", "erin", "gm"):
+        assert _client(cast[who]).post(post, data).status_code == 403, who
+    assert _client().post(post, data).status_code == 403
+    assert _client(cast["carol"]).post(post, data).status_code == 302
+    assert TeamMatchRecord.objects.get(match=after, key="home").mje == "h1"
