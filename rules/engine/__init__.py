@@ -2,6 +2,8 @@
 
 Validate with ``legal``, apply with ``resolve``; a resolution that needs a coach's decision
 returns ``pending`` and the unchanged state, and is resolved again with one more answer.
+``resolve(..., policy=...)`` answers decisions inline instead (random play, standing orders):
+the same result as stopping and resolving again with the same answers.
 """
 
 from .actions import (
@@ -16,7 +18,7 @@ from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
 from .legal import check_answer, legal, legal_declarations
 from .match import PlayerSheet, TeamSheet, new_match
 from .preview import chance, legal_actions, preview
-from .resolve import InvalidAnswer, contest_winner, continue_with, resolve
+from .resolve import InvalidAnswer, Policy, contest_winner, continue_with, resolve
 from .ruleset import LRB5, SplitTeam, ruleset_for
 from .state import MatchState, Pending, Player, Team
 
@@ -35,6 +37,7 @@ __all__ = [
     "Pending",
     "Player",
     "PlayerSheet",
+    "Policy",
     "Resolution",
     "ScriptedDice",
     "SplitTeam",

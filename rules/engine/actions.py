@@ -23,6 +23,8 @@ ACTIONS = (
     "concede",
     # part 3: Bombardier
     "bomb",
+    # inducements: the pre-match weather on its own (seed 003)
+    "pregame_weather",
 )
 PLAYER_ACTIONS = frozenset(("move", "block", "blitz", "pass", "hand_off", "foul", "bomb"))
 FACINGS = ("A", "Z", "1", "15")  # Ball & Chain: towards column A / Z, row 1 / row 15

@@ -13,10 +13,8 @@ def has_tz(p: Player) -> bool:
 def enemy_tz(st: MatchState, sq: int, team: str, ignore: str | None = None) -> int:
     """Opposing tackle zones on a square for a player of ``team``."""
     n = 0
-    board = st.board
     players = st.players
-    for s in NEIGHBOURS[sq]:
-        pid = board.get(s)
+    for pid in map(st.board.get, NEIGHBOURS[sq]):
         if pid is not None and pid != ignore:
             q = players[pid]
             if q.team != team and q.state == "standing" and not q.no_tz:
@@ -25,16 +23,15 @@ def enemy_tz(st: MatchState, sq: int, team: str, ignore: str | None = None) -> i
 
 
 def tz_players(st: MatchState, sq: int, team: str) -> list[Player]:
-    out = []
-    board = st.board
     players = st.players
-    for s in NEIGHBOURS[sq]:
-        pid = board.get(s)
-        if pid is not None:
-            q = players[pid]
-            if q.team != team and q.state == "standing" and not q.no_tz:
-                out.append(q)
-    return out
+    return [
+        q
+        for pid in map(st.board.get, NEIGHBOURS[sq])
+        if pid is not None
+        and (q := players[pid]).team != team
+        and q.state == "standing"
+        and not q.no_tz
+    ]
 
 
 def assists(st: MatchState, helped: Player, opponent: Player, exclude: str) -> int:

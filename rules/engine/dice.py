@@ -18,12 +18,14 @@ class Dice(Protocol):
 class FairDice:
     """HMAC-SHA256(seed, "match:index:attempt") with rejection sampling (no modulo bias)."""
 
-    __slots__ = ("_cache", "match_id", "seed")
+    __slots__ = ("_cache", "_keyed", "match_id", "seed")
 
     def __init__(self, seed: bytes, match_id: str) -> None:
         self.seed = seed
         self.match_id = match_id
         self._cache: dict[tuple[int, int], int] = {}
+        self._keyed = hmac.new(seed, digestmod=hashlib.sha256)  # copied per face: the same
+        # HMAC as hmac.digest(seed, msg, "sha256"), without re-keying each time
 
     def face(self, index: int, sides: int) -> int:
         key = (index, sides)
@@ -33,8 +35,9 @@ class FairDice:
         limit = 2**64 - (2**64 % sides)
         j = 0
         while True:
-            msg = f"{self.match_id}:{index}:{j}".encode()
-            x = int.from_bytes(hmac.digest(self.seed, msg, "sha256")[:8], "big")
+            h = self._keyed.copy()
+            h.update(f"{self.match_id}:{index}:{j}".encode())
+            x = int.from_bytes(h.digest()[:8], "big")
             if x < limit:
                 value = x % sides + 1
                 self._cache[key] = value

@@ -85,14 +85,24 @@ def _two(ctx: Ctx) -> tuple[int, int]:
 # Pre-match
 
 
-def start_match(ctx: Ctx) -> None:
-    """Weather (2D6), the fans of each team (2D6 + fan factor, giving FAME), the coin toss
-    (D6: 1-3 the away team wins it, 4-6 the home team) and the winner's choice to kick or
-    receive. Before the match a team's ``fame`` holds its fan factor."""
+def pregame_weather(ctx: Ctx) -> None:
+    """The pre-match weather roll (2D6) on its own: seed 003 rolls the weather before the
+    petty cash and the inducements; ``start_match`` then leaves the weather as it is."""
     st = ctx.st
     a, b = _two(ctx)
     st.weather = WEATHER.get(a + b, "nice")
+    st.weather_rolled = True
     ctx.ev("weather", purpose="weather", faces=[a, b], total=a + b, result=st.weather)
+
+
+def start_match(ctx: Ctx) -> None:
+    """Weather (2D6, unless ``pregame_weather`` rolled it), the fans of each team (2D6 + fan
+    factor, giving FAME), the coin toss (D6: 1-3 the away team wins it, 4-6 the home team) and
+    the winner's choice to kick or receive. Before the match a team's ``fame`` holds its fan
+    factor."""
+    st = ctx.st
+    if not st.weather_rolled:
+        pregame_weather(ctx)
     fans: dict[str, int] = {}
     for t in TEAMS:
         a, b = _two(ctx)
@@ -116,7 +126,32 @@ def _begin_half(ctx: Ctx, kicking: str) -> None:
     st.turn = {kicking: 0, other(kicking): 1}
     st.ref_gone = False
     ctx.ev("half_start", half=st.half, kicking=kicking)
+    if st.half <= 2:
+        master_chefs(ctx)
     new_drive(ctx, kicking)
+
+
+def master_chefs(ctx: Ctx) -> None:
+    """Halfling Master Chef (seed 003), at the start of each half (not overtime), home first:
+    3D6 per chef; each 4+ gives the team one team reroll and takes one from the opponent if
+    it has any left."""
+    st = ctx.st
+    for t in TEAMS:
+        for _ in range(st.teams[t].chefs):
+            faces = [ctx.roll(6) for _ in range(3)]
+            hits = sum(1 for f in faces if f >= 4)
+            mine, theirs = st.teams[t], st.teams[other(t)]
+            taken = min(hits, theirs.rerolls)
+            mine.rerolls += hits
+            theirs.rerolls -= taken
+            ctx.ev(
+                "master_chef",
+                purpose="master_chef",
+                team=t,
+                faces=faces,
+                gained=hits,
+                taken=taken,
+            )
 
 
 # ------------------------------------------------------------------------------------------
@@ -129,13 +164,14 @@ def new_drive(ctx: Ctx, kicking: str) -> None:
     for p in sorted(st.players.values(), key=lambda p: (p.team != "home", _order(p))):
         if p.state == "ko":
             face = ctx.roll(6)
-            ok = face >= 4
+            babes = st.teams[p.team].babes
+            ok = face != 1 and face + babes >= 4
             ctx.ev(
                 "ko_recovery",
                 purpose="ko_recovery",
                 player=p.id,
                 target=4,
-                modifiers={},
+                modifiers={"babes": babes} if babes else {},
                 faces=[face],
                 result="success" if ok else "failure",
             )

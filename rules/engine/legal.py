@@ -98,11 +98,12 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
     return None
 
 
-MATCH_ACTIONS = frozenset(("start_match", "setup", "kick", "concede"))
+MATCH_ACTIONS = frozenset(("start_match", "pregame_weather", "setup", "kick", "concede"))
 
 
 def _match_legal(state: MatchState, act: Actor, rs: LRB5, d: Declaration) -> IllegalAction | None:
-    """Declarations outside the team turns: start_match, setup, kick, concede."""
+    """Declarations outside the team turns: pregame_weather, start_match, setup, kick,
+    concede."""
     phase = state.phase
     wanted = {
         "pregame": "start_match",
@@ -112,6 +113,10 @@ def _match_legal(state: MatchState, act: Actor, rs: LRB5, d: Declaration) -> Ill
         "kickoff": "kick",
         "play": "concede",
     }.get(phase)
+    if phase == "pregame" and d.action == "pregame_weather":
+        if state.weather_rolled:
+            return _E("wrong_phase", "The pre-match weather was already rolled.")
+        return None
     if phase == "finished" or d.action != wanted:
         return _E("wrong_phase", f"A {d.action} cannot be declared in the {phase} phase.")
     if d.action == "start_match":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -14,10 +15,10 @@ from .dice import Dice
 from .flow import can_set_up, los_column, sides_needed, team_complete
 from .legal import legal, legal_declarations
 from .match import PlayerSheet, TeamSheet, new_match
-from .resolve import in_half, resolve
+from .resolve import Policy, in_half, resolve
 from .ruleset import ruleset_for
 from .skills import implemented
-from .state import MatchState, Player, other
+from .state import MatchState, Pending, Player, other
 
 
 @dataclass(slots=True)
@@ -35,6 +36,8 @@ def random_actor(state: MatchState, rng: random.Random) -> Actor:
 def _choose(state: MatchState, rng: random.Random, *, whole: bool) -> tuple[Actor, Declaration]:
     phase = state.phase
     if phase == "pregame":
+        if not state.weather_rolled and rng.random() < 0.25:
+            return Actor("home", "captain"), Declaration(None, "pregame_weather")
         return Actor("home", "captain"), Declaration(None, "start_match")
     if phase == "kickoff":
         receiving = other(state.kicking)
@@ -60,6 +63,19 @@ def _pick[T](rng: random.Random, seq: Sequence[T]) -> T:
     return seq[int(rng.random() * len(seq))]
 
 
+_IMPLEMENTED = tuple(implemented())
+
+
+def _sample(rng: random.Random, seq: Sequence[str], k: int) -> list[str]:
+    """k distinct items of ``seq`` (a small k: draw again on a repeat)."""
+    out: list[str] = []
+    while len(out) < k:
+        x = _pick(rng, seq)
+        if x not in out:
+            out.append(x)
+    return out
+
+
 _ACTORS = {(t, s): Actor(t, s) for t in ("home", "away") for s in ("captain", "rival")}
 
 
@@ -72,24 +88,48 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     sides = [s for s in rs.sides() if s not in ended]
     side = _pick(rng, sides) if sides else "captain"
     actor = _ACTORS[team, side]
-    split = rs.split_team
+    if rng.random() < 0.75:
+        p = _random_player(state, rng, team, side if rs.split_team else None)
+        if p is not None:
+            for d in _quick_candidates(state, p, rng):
+                if legal(state, actor, d) is None:
+                    return actor, d
+    if rng.random() < 0.0005 and legal(state, actor, _CONCEDE) is None:
+        return actor, _CONCEDE
+    return actor, _END_TURN
+
+
+_CONCEDE = Declaration(None, "concede")
+_END_TURN = Declaration(None, "end_turn")
+
+
+def _random_player(
+    state: MatchState, rng: random.Random, team: str, side: str | None
+) -> Player | None:
+    """A player of ``team`` (and ``side``) on the pitch who may still act, uniformly at random:
+    a few draws among everyone on the pitch (cheap), then the full list."""
+    everyone = state.players
+    on_pitch = list(state.board.values())
+    if not on_pitch:
+        return None
+    for _ in range(6):
+        p = everyone[_pick(rng, on_pitch)]
+        if (
+            p.team == team
+            and not p.acted
+            and (p.state == "standing" or p.state == "prone")
+            and (side is None or p.side == side)
+        ):
+            return p
     players = [
         p
-        for p in state.players.values()
-        if p.team == team
+        for pid in on_pitch
+        if (p := everyone[pid]).team == team
         and not p.acted
-        and p.at is not None
         and (p.state == "standing" or p.state == "prone")
-        and (not split or p.side == side)
+        and (side is None or p.side == side)
     ]
-    if players and rng.random() < 0.75:
-        p = _pick(rng, players)
-        for d in _quick_candidates(state, p, rng):
-            if legal(state, actor, d) is None:
-                return actor, d
-    if rng.random() < 0.0005 and legal(state, actor, Declaration(None, "concede")) is None:
-        return actor, Declaration(None, "concede")
-    return actor, Declaration(None, "end_turn")
+    return _pick(rng, players) if players else None
 
 
 def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Iterator[Declaration]:
@@ -111,8 +151,8 @@ def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Itera
     free = []
     board = state.board
     players = state.players
-    for s in NEIGHBOURS[p.at]:
-        oid = board.get(s)
+    around = NEIGHBOURS[p.at]
+    for s, oid in zip(around, map(board.get, around), strict=True):
         if oid is None:
             free.append(s)
         elif players[oid].team == p.team:
@@ -272,6 +312,15 @@ def _formation(seed: str, team: str, ids: tuple[str, ...]) -> tuple[tuple[str, s
     return tuple((pid, NAMES[sq]) for pid, sq in zip(chosen, squares, strict=False))
 
 
+def random_policy(rng: random.Random) -> Policy:
+    """Answer every decision at random from its options (``resolve``'s ``policy``)."""
+
+    def policy(pending: Pending) -> Answer:
+        return Answer(pending.kind, _pick(rng, pending.options))
+
+    return policy
+
+
 def play_one(
     state: MatchState,
     dice: Dice,
@@ -279,19 +328,26 @@ def play_one(
     timings: list[float] | None = None,
     *,
     whole: bool = False,
+    replay: bool = False,
 ) -> tuple[MatchState, list[Event]]:
-    """One random legal declaration, its decisions answered at random from their options."""
+    """One random legal declaration, its decisions answered at random from their options:
+    inline through a policy, or (``replay``) the server's way, stopping at each decision and
+    resolving again with one more answer. Both read the rng and the dice alike."""
     actor, decl = _choose(state, rng, whole=whole)
+    if not replay:
+        t0 = time.perf_counter()
+        res = resolve(state, actor, decl, (), dice, random_policy(rng))
+        if timings is not None:
+            timings.append(time.perf_counter() - t0)
+        return res.state, res.events
     answers: tuple[Answer, ...] = ()
-    events: list[Event] = []
     while True:
         t0 = time.perf_counter()
         res = resolve(state, actor, decl, answers, dice)
         if timings is not None:
             timings.append(time.perf_counter() - t0)
         if res.pending is None:
-            events.extend(res.events)
-            return res.state, events
+            return res.state, res.events
         answers = (*answers, Answer(res.pending.kind, _pick(rng, res.pending.options)))
 
 
@@ -308,27 +364,46 @@ def play_random_turns(
 
 def random_sheet(rng: random.Random, prefix: str) -> TeamSheet:
     """A random roster of 11 to 16 players with random skills and sides."""
-    skills = implemented()
+    skills = _IMPLEMENTED
+    r = rng.random
+
+    def upto(low: int, high: int) -> int:  # ``rng.randint`` for this hot path
+        return low + int(r() * (high - low + 1))
+
     players = tuple(
         PlayerSheet(
             id=f"{prefix}{n}",
             number=n,
-            ma=rng.randint(3, 8),
-            st=rng.randint(2, 5),
-            ag=rng.randint(1, 4),
-            av=rng.randint(7, 9),
-            skills=tuple(rng.sample(skills, rng.randint(0, 2))),
-            side=rng.choice(("captain", "rival")),
+            ma=upto(3, 8),
+            st=upto(2, 5),
+            ag=upto(1, 4),
+            av=upto(7, 9),
+            skills=tuple(_sample(rng, skills, upto(0, 2))),
+            side="captain" if r() < 0.5 else "rival",
         )
-        for n in range(1, rng.randint(11, 16) + 1)
+        for n in range(1, upto(11, 16) + 1)
     )
-    return TeamSheet(
+    sheet = TeamSheet(
         players,
         rerolls=rng.randint(0, 4),
         apothecary=rng.random() < 0.5,
         fan_factor=rng.randint(0, 9),
         cheerleaders=rng.randint(0, 3),
         assistant_coaches=rng.randint(0, 3),
+    )
+    return with_random_inducements(sheet, rng)
+
+
+def with_random_inducements(
+    sheet: TeamSheet, rng: random.Random, wandering: bool = True
+) -> TeamSheet:
+    """Seed 003's in-match inducements within their limits (bribes and Igor apart)."""
+    return dataclasses.replace(
+        sheet,
+        babes=rng.choice((0, 0, 1, 2)),
+        chefs=int(rng.random() < 0.2),
+        wandering_apothecaries=rng.choice((0, 0, 1, 2)) if wandering else 0,
+        extra_training=rng.choice((0, 0, 1)),
     )
 
 
@@ -407,7 +482,7 @@ def race_sheet(rng: random.Random, race_id: str, prefix: str) -> TeamSheet:
                 star=True,
             )
         )
-    return TeamSheet(
+    sheet = TeamSheet(
         tuple(players),
         rerolls=rerolls,
         apothecary=apothecary,
@@ -419,6 +494,7 @@ def race_sheet(rng: random.Random, race_id: str, prefix: str) -> TeamSheet:
         igor=race.igor_allowed and rng.random() < 0.5,
         necromancer=race.necromancer,
     )
+    return with_random_inducements(sheet, rng, wandering=race.apothecary_allowed)
 
 
 def play_match(
@@ -428,9 +504,15 @@ def play_match(
     max_declarations: int = 20000,
     check: object = None,
     races: tuple[str, str] | None = None,
+    *,
+    keep_events: bool = True,
+    timed: bool = False,
+    replay: bool = False,
 ) -> Played:
     """A whole random legal match from ``new_match`` to the final whistle (random stats, or
-    rosters of the two ``races``)."""
+    rosters of the two ``races``). ``keep_events``: collect every event in ``events``;
+    ``timed``: each resolution's time in ``timings``; ``replay``: answer decisions the
+    server's way (stop and resolve again) instead of inline."""
     if races is None:
         home, away = random_sheet(rng, "h"), random_sheet(rng, "a")
     else:
@@ -440,8 +522,11 @@ def play_match(
     while out.state.phase != "finished":
         if out.declarations >= max_declarations:
             raise RuntimeError("a random match did not end")
-        out.state, evs = play_one(out.state, dice, rng, out.timings, whole=True)
-        out.events.extend(evs)
+        out.state, evs = play_one(
+            out.state, dice, rng, out.timings if timed else None, whole=True, replay=replay
+        )
+        if keep_events:
+            out.events.extend(evs)
         out.declarations += 1
         if callable(check):
             check(out.state, evs)

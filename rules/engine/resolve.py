@@ -5,6 +5,7 @@ same declaration again from the same state with one more answer, reading the sam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .actions import Actor, Answer, Declaration, Event, IllegalAction, Resolution
@@ -31,6 +32,10 @@ from .state import PLAY_PHASES, MatchState, Pending, Player, other
 from .tables import CASUALTY, SEVERITY, agility_target, injury_result
 
 CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim", "bribe", "igor"))
+
+# Consulted when the engine would stop for a decision: an answer continues at once (exactly as
+# if the caller had resolved again with that answer appended), None stops as usual.
+Policy = Callable[[Pending], Answer | None]
 
 
 class InvalidAnswer(ValueError):
@@ -66,16 +71,25 @@ class Ctx:
         "hit_by",
         "loose",
         "mover",
+        "policy",
         "rs",
         "scored",
         "st",
         "turnover",
     )
 
-    def __init__(self, st: MatchState, dice: Dice, answers: tuple[Answer, ...], actor: Actor):
+    def __init__(
+        self,
+        st: MatchState,
+        dice: Dice,
+        answers: tuple[Answer, ...],
+        actor: Actor,
+        policy: Policy | None = None,
+    ):
         self.st = st
         self.dice = dice
         self.answers = answers
+        self.policy = policy
         self.ai = 0
         self.events: list[Event] = []
         self.copied: set[str] = set()
@@ -110,6 +124,10 @@ class Ctx:
         self.events.append(Event(type_, data))
 
     def ask(self, kind: str, to: str, options: list[Any], default: Any) -> Any:
+        if self.ai >= len(self.answers) and self.policy is not None:
+            given = self.policy(Pending(kind, to, options, default, str(self.actor)))
+            if given is not None:
+                self.answers = (*self.answers, given)
         if self.ai < len(self.answers):
             a = self.answers[self.ai]
             self.ai += 1
@@ -413,7 +431,7 @@ def _injury(
         if _apothecary(ctx, p) and ctx.ask(
             "apothecary", ctx.rs.captain(p.team), [True, False], False
         ):
-            team.apothecary = False
+            team.apothecary -= 1
             ctx.ev("apothecary", player=pid, injury="ko")
             p = ctx.mp(pid)
             if crowd or sq is None:
@@ -437,7 +455,7 @@ def _injury(
     mp = ctx.mp(pid)
     mp.casualty, mp.casualty_also = cas, also
     if _apothecary(ctx, p) and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
-        team.apothecary = False
+        team.apothecary -= 1
         second = cas if result == "badly_hurt" or bite else _casualty_roll(ctx, pid)
         cas = min(cas, second, key=SEVERITY.index)
         if also is not None:
@@ -481,7 +499,7 @@ def _worst_first(x: str, y: str) -> tuple[str, str]:
 
 def _apothecary(ctx: Ctx, p: Player) -> bool:
     """May the team's apothecary treat this player? (Never a star player: seed 003.)"""
-    return ctx.st.teams[p.team].apothecary and not p.star
+    return ctx.st.teams[p.team].apothecary > 0 and not p.star
 
 
 def _regenerates(ctx: Ctx, p: Player) -> bool:
@@ -2039,10 +2057,25 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     unless both teams have played their turns of the half (``ctx.half_over``)."""
     st = ctx.st
     team = st.active
-    _stunned_turn_prone(ctx, team)
     nxt = other(team) if nxt is None else nxt
+    half_over = st.turn["home"] >= 8 and st.turn["away"] >= 8
+    # one pass over the players: the ending team's stunned players turn prone (as
+    # ``_stunned_turn_prone``), the next team's players are ready to act again
+    mp = ctx.mp
+    for pid, p in st.players.items():
+        if p.team == team and p.state == "stunned":
+            q = mp(pid)
+            if q.stunned_now:
+                q.stunned_now = False
+            else:
+                q.state = "prone"
+        if not half_over and p.team == nxt and (p.acted or p.used or p.stunned_now):
+            q = mp(pid)
+            q.acted = False
+            q.used = frozenset()
+            q.stunned_now = False
     ctx.ev("end_turn", team=team, turnover=ctx.turnover)
-    if st.turn["home"] >= 8 and st.turn["away"] >= 8:
+    if half_over:
         ctx.half_over = True
         return
     st.active = nxt
@@ -2052,12 +2085,6 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     t.blitz_side = "captain"
     t.fouls_used = {"captain": 0, "rival": 0}
     t.ended = frozenset()
-    for pid, p in st.players.items():
-        if p.team == nxt and (p.acted or p.used or p.stunned_now):
-            mp = ctx.mp(pid)
-            mp.acted = False
-            mp.used = frozenset()
-            mp.stunned_now = False
     ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
 
 
@@ -2098,13 +2125,21 @@ def resolve(
     declaration: Declaration,
     answers: tuple[Answer, ...],
     dice: Dice,
+    policy: Policy | None = None,
 ) -> Resolution:
-    """Resolve a (legal) declaration. See the module docstring for pending decisions."""
+    """Resolve a (legal) declaration. See the module docstring for pending decisions.
+
+    ``policy(pending) -> Answer | None`` is consulted whenever the engine would stop for a
+    decision that ``answers`` does not cover: an answer goes on inline, None stops as usual
+    (``pending.answers`` then holds the given answers and the policy's). The result is the
+    one that stopping and resolving again with the same answers gives: same state, events and
+    dice. The policy sees ``kind``, ``to``, ``options``, ``default`` and ``actor`` (the
+    declaration is the one passed here)."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     st = state.copy()
     st.pending = None
     st.turnover = False
-    ctx = Ctx(st, dice, answers, act)
+    ctx = Ctx(st, dice, answers, act, policy)
     action = declaration.action
     try:
         if action == "end_turn":
@@ -2120,6 +2155,8 @@ def resolve(
             _after_action(ctx)
         elif action == "start_match":
             flow.start_match(ctx)
+        elif action == "pregame_weather":
+            flow.pregame_weather(ctx)
         elif action == "setup":
             flow.post_setup(ctx, act.team, ctx.rs.side_of(act.side), declaration)
         elif action == "kick":
@@ -2136,7 +2173,7 @@ def resolve(
         pend = stop.pending
         pend.actor = str(act)
         pend.declaration = declaration.to_json()
-        pend.answers = [a.to_json() for a in answers]
+        pend.answers = [a.to_json() for a in ctx.answers]
         out = state.copy()
         out.pending = pend
         st.pending = pend
@@ -2144,13 +2181,17 @@ def resolve(
     return Resolution(st, ctx.events, None)
 
 
-def continue_with(state: MatchState, answer: Answer, dice: Dice) -> Resolution:
-    """Answer the decision pending in ``state`` (as returned by ``resolve``)."""
+def continue_with(
+    state: MatchState, answer: Answer, dice: Dice, policy: Policy | None = None
+) -> Resolution:
+    """Answer the decision pending in ``state`` (as returned by ``resolve``); ``policy`` as in
+    ``resolve`` for the decisions after it."""
     pend = state.pending
     if pend is None or pend.declaration is None:
         raise InvalidAnswer(IllegalAction("no_decision_pending", "No decision is pending."))
     answers = (*(Answer.from_json(a) for a in pend.answers), answer)
-    return resolve(state, pend.actor, Declaration.from_json(pend.declaration), answers, dice)
+    decl = Declaration.from_json(pend.declaration)
+    return resolve(state, pend.actor, decl, answers, dice, policy)
 
 
 from . import flow, specials  # noqa: E402  (both use the helpers above)

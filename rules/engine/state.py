@@ -134,7 +134,7 @@ class Team:
     pass_used: bool = False
     hand_off_used: bool = False
     fouls_used: dict[str, int] = field(default_factory=lambda: {"captain": 0, "rival": 0})
-    apothecary: bool = False
+    apothecary: int = 0  # apothecary uses left: the team's own plus wandering ones (seed 003)
     ended: frozenset[str] = frozenset()  # sides that ended their part of this team turn
     base_rerolls: int | None = None  # restored at half time (None: the rerolls at the start)
     leader_used: bool = False  # the Leader reroll of this half was used
@@ -147,6 +147,8 @@ class Team:
     igor: bool = False  # an unused Igor: one Regeneration re-roll per match
     necromancer: bool = False  # an unused Raise the Dead (seed 000)
     rotters: tuple[str, ...] = ()  # dead opponents who join as Rotters after the match
+    babes: int = 0  # Bloodweiser Babes: +1 each to the team's KO recovery rolls (seed 003)
+    chefs: int = 0  # Halfling Master Chefs: 3D6 each at the start of each half (seed 003)
 
     def copy(self) -> Team:
         return Team(
@@ -171,6 +173,8 @@ class Team:
             self.igor,
             self.necromancer,
             self.rotters,
+            self.babes,
+            self.chefs,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -186,7 +190,8 @@ class Team:
                 "captain": self.fouls_used.get("captain", 0),
                 "rival": self.fouls_used.get("rival", 0),
             },
-            "apothecary": self.apothecary,
+            # true/false for 0 or 1 use (the old form), a count from 2 on
+            "apothecary": self.apothecary if self.apothecary > 1 else self.apothecary == 1,
             "ended": sorted(self.ended),
             "base_rerolls": self.rerolls if self.base_rerolls is None else self.base_rerolls,
             "leader_used": self.leader_used,
@@ -199,6 +204,8 @@ class Team:
             "igor": self.igor,
             "necromancer": self.necromancer,
             "rotters": list(self.rotters),
+            "babes": self.babes,
+            "chefs": self.chefs,
         }
 
     @classmethod
@@ -221,7 +228,7 @@ class Team:
                 "captain": _int(fouls.get("captain", 0), "fouls_used.captain"),
                 "rival": _int(fouls.get("rival", 0), "fouls_used.rival"),
             },
-            apothecary=bool(d.get("apothecary", False)),
+            apothecary=_count(d.get("apothecary", 0), "apothecary"),
             ended=frozenset(d.get("ended", ())),
             base_rerolls=_int(d.get("base_rerolls", d.get("rerolls", 0)), "base_rerolls"),
             leader_used=bool(d.get("leader_used", False)),
@@ -234,6 +241,8 @@ class Team:
             igor=bool(d.get("igor", False)),
             necromancer=bool(d.get("necromancer", False)),
             rotters=tuple(str(r) for r in d.get("rotters", ())),
+            babes=_count(d.get("babes", 0), "babes"),
+            chefs=_count(d.get("chefs", 0), "chefs"),
         )
 
 
@@ -241,6 +250,16 @@ def _int(v: Any, name: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"{name} must be an integer, not {v!r}")
     return v
+
+
+def _count(v: Any, name: str) -> int:
+    """A count that is never negative; true/false read as 1/0 (older files)."""
+    if isinstance(v, bool):
+        return int(v)
+    n = _int(v, name)
+    if n < 0:
+        raise ValueError(f"{name} must not be negative, not {n}")
+    return n
 
 
 @dataclass(slots=True)
@@ -303,6 +322,7 @@ class MatchState:
     ref_gone: bool = False  # Get the Ref: nobody is sent off for the rest of the half
     overtime: bool = True  # a tie at full time goes to overtime (else the match is drawn)
     result: dict[str, Any] | None = None
+    weather_rolled: bool = False  # the pre-match weather is known (``pregame_weather``)
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> MatchState:
@@ -329,6 +349,7 @@ class MatchState:
             self.ref_gone,
             self.overtime,
             self.result,
+            self.weather_rolled,
         )
 
     def deep_copy(self) -> MatchState:
@@ -369,6 +390,7 @@ class MatchState:
             "ref_gone": self.ref_gone,
             "overtime": self.overtime,
             "result": self.result,
+            "weather_rolled": self.weather_rolled,
             "half": self.half,
             "turn": {"home": self.turn["home"], "away": self.turn["away"]},
             "active": self.active,
@@ -455,6 +477,7 @@ class MatchState:
         if result is not None and not isinstance(result, dict):
             raise ValueError("result must be an object or null")
         st.result = result
+        st.weather_rolled = bool(d.get("weather_rolled", False))
         st.rebuild_board()
         if len(st.board) != sum(1 for p in st.players.values() if p.at is not None):
             raise ValueError("two players stand on the same square")
@@ -588,4 +611,6 @@ _TEAM_DEFAULTS: dict[str, Any] = {
     "igor": False,
     "necromancer": False,
     "rotters": [],
+    "babes": 0,
+    "chefs": 0,
 }

@@ -18,10 +18,17 @@ class Command(BaseCommand):
         parser.add_argument("--declarations", type=int, default=200)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--matches", type=int, default=200)
+        parser.add_argument(
+            "--replay",
+            action="store_true",
+            help="answer decisions the server's way (stop and resolve again), for comparison",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         figures = bench.run(options["games"], options["declarations"], options["seed"])
         self.stdout.write(bench.report(figures))
         self.stdout.write(
-            bench.report_matches(bench.run_matches(options["matches"], options["seed"]))
+            bench.report_matches(
+                bench.run_matches(options["matches"], options["seed"], options["replay"])
+            )
         )
