@@ -42,6 +42,8 @@ def team_sheet(team: Team, team_key: str) -> TeamSheet:
         cheerleaders=team.cheerleaders,
         assistant_coaches=team.assistant_coaches,
         name=team.name,
+        race=team.race,
+        necromancer=team.race_data.necromancer,
     )
 
 

@@ -923,8 +923,8 @@ def _record_inducements(
 def _induced_sheet(
     team: Team, key: str, order: economy.Order, clashes: frozenset[str]
 ) -> tuple[TeamSheet, dict[str, dict[str, Any]]]:
-    """The team sheet with what the inducements change that the engine already knows: extra
-    team rerolls, an apothecary, star players and mercenaries."""
+    """The team sheet with the inducements, which the engine plays: star players and
+    mercenaries join the roster, the rest are counts on the sheet."""
     sheet = team_sheet(team, key)
     entries = lineup(team, key)
     taken = {p.number for p in team.players.all()}
@@ -941,7 +941,22 @@ def _induced_sheet(
     ) -> None:
         pid = f"{key[0]}{number}"
         ma, st, ag, av = stats
-        extra.append(PlayerSheet(pid, number, ma, st, ag, av, skills, STAR_SIDE, name, kind))
+        extra.append(
+            PlayerSheet(
+                pid,
+                number,
+                ma,
+                st,
+                ag,
+                av,
+                skills,
+                STAR_SIDE,
+                name,
+                kind,
+                star=kind == "star",
+                mercenary=kind == "mercenary",
+            )
+        )
         entries[pid] = {
             "pk": None,
             "name": name,
@@ -965,7 +980,7 @@ def _induced_sheet(
             )
     for merc in order.mercenaries:
         pos = gamedata.position(merc.position)
-        skills = (*pos.skills, "Loner", *((gamedata.skill(merc.skill).name,) if merc.skill else ()))
+        skills = (*pos.skills, *((gamedata.skill(merc.skill).name,) if merc.skill else ()))
         number = next(free)
         add(
             number,
@@ -979,8 +994,12 @@ def _induced_sheet(
     sheet = replace(
         sheet,
         players=(*sheet.players, *extra),
-        rerolls=sheet.rerolls + counts.get("extra_training", 0),
-        apothecary=sheet.apothecary or counts.get("wandering_apothecary", 0) > 0,
+        extra_training=counts.get("extra_training", 0),
+        wandering_apothecaries=counts.get("wandering_apothecary", 0),
+        babes=counts.get("bloodweiser_babes", 0),
+        chefs=counts.get("halfling_master_chef", 0),
+        bribes=counts.get("bribes", 0),
+        igor=counts.get("igor", 0) > 0,
     )
     return sheet, entries
 

@@ -126,3 +126,21 @@ def test_no_answer_by_the_deadline_buys_nothing(shopping: Match, cast: dict[str,
     later = later + timedelta(days=2)
     services.expire_sequence_deadlines(later)
     assert Match.objects.get(pk=shopping.pk).status == Match.Status.IN_PLAY
+
+
+def test_babes_chefs_bribes_igor_and_apothecaries_reach_the_engine(
+    shopping: Match, cast: dict[str, User]
+) -> None:
+    services.buy_inducements(
+        shopping.pk, cast["alice"], {"counts": {"bloodweiser_babes": 2, "bribes": 1}}
+    )
+    services.buy_inducements(
+        shopping.pk, cast["carol"], {"counts": {"wandering_apothecary": 2, "bribes": 1}}
+    )
+    state = services.load_state(Match.objects.get(pk=shopping.pk))
+    home, away = state.teams["home"], state.teams["away"]
+    assert (home.babes, home.bribes) == (2, 1)
+    assert away.bribes == 1
+    raiders = Team.objects.get(pk=shopping.away_team_id)
+    assert away.apothecary == 2 + int(raiders.apothecary)
+    assert not state.players[next(iter(state.players))].star
