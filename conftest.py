@@ -12,6 +12,16 @@ os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 CHROMIUM = "/usr/bin/chromium"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _tasks_run_eagerly() -> None:
+    """pytest-django reads the settings before this file sets the variable above, so the
+    Celery app is told directly; errors in a task fail the test that sent it."""
+    from bbweb.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, object]) -> dict[str, object]:
     if not shutil.which(CHROMIUM):

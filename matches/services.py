@@ -18,6 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
 from django.db.models import Max, Q, Sum
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from matches import tasks
 from matches.markup import render_markdown
@@ -1123,7 +1124,7 @@ def _enqueuer(task: Task, args: tuple[Any, ...]) -> Callable[[], None]:
         # sweep applies them; only this notice or task is lost, and that is logged.
         try:
             task.apply_async(args, retry=False)
-        except Exception:
+        except (BrokerError, OSError):
             log.warning("could not enqueue %s%r", task.name, args, exc_info=True)
 
     return enqueue

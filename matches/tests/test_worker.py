@@ -1,16 +1,20 @@
-"""A task sent through a real broker to a real Celery worker (Redis in CI)."""
+"""Tasks sent through a real broker to a real Celery worker (Redis in CI)."""
 
 import os
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bbweb.celery import app
-from matches.models import Deadline
+from matches import services
+from matches.models import Decision, Match, Post
 from matches.tasks import sweep_deadlines
+from matches.tests.conftest import STANDARD, put
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -27,8 +31,36 @@ def worker() -> Iterator[None]:
         app.conf.task_always_eager = True
 
 
-def test_the_sweep_runs_in_a_worker_through_the_broker(worker: None) -> None:
-    Deadline.objects.create(kind="turn", deadline_at=timezone.now() - timedelta(seconds=5))
-    result = sweep_deadlines.delay()
-    assert result.get(timeout=30) == 1
-    assert Deadline.objects.filter(applied_at__isnull=False).count() == 1
+def expired(match: Match) -> Match:
+    put(match, STANDARD)
+    Match.objects.filter(pk=match.pk).update(
+        turn_deadline_at=timezone.now() - timedelta(seconds=5)
+    )
+    return match
+
+
+def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(
+    worker: None, match: Match
+) -> None:
+    expired(match)
+    assert sweep_deadlines.delay().get(timeout=30) == 1
+    assert sweep_deadlines.delay().get(timeout=30) == 0
+    assert match.posts.filter(summary__message="deadline_passed").count() == 1
+    match.refresh_from_db()
+    assert services.load_state(match).active == "away"
+
+
+def test_a_contest_is_rolled_by_the_worker(
+    worker: None, match: Match, alice: User, bob: User
+) -> None:
+    put(match, STANDARD)
+    claim = services.declare(match.pk, bob, {"action": "claim_blitz"}).decision
+    assert claim is not None
+    services.answer(match.pk, alice, "contest")  # commits; the task goes to the worker
+    for _ in range(300):
+        if Decision.objects.get(pk=claim.pk).answered_at is not None:
+            break
+        time.sleep(0.1)
+    roll = match.posts.get(kind=Post.Kind.SYSTEM, summary__message="blitz_contest")
+    assert len(roll.summary["rival"]) == len(roll.summary["captain"]) == 3
+    assert roll.summary["winner"] in ("rival", "captain")
