@@ -1124,7 +1124,7 @@ def _enqueuer(task: Task, args: tuple[Any, ...]) -> Callable[[], None]:
         # sweep applies them; only this notice or task is lost, and that is logged.
         try:
             task.apply_async(args, retry=False)
-        except (BrokerError, OSError):
+        except (BrokerError, OSError, RuntimeError):
             log.warning("could not enqueue %s%r", task.name, args, exc_info=True)
 
     return enqueue

@@ -26,22 +26,24 @@ def sweep_deadlines() -> int:
     return report.applied
 
 
-@shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
+# The tasks sent from a request ignore their results: nothing waits for them, and a result
+# store that is down must not fail a post that is already committed.
+@shared_task(acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
 def adjudicate_blitz(decision_id: int) -> bool:
     """The opposed 3D6 roll of a contested Blitz claim; a second run does nothing."""
     return services.adjudicate_blitz(decision_id) is not None
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
 def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
     return notifications.send(kind, match_id, actors, key, context)
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
 def notify_decision(decision_id: int) -> None:
     notifications.decision_awaits(decision_id)
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
 def notify_turn(match_id: int) -> None:
     notifications.turn_starts(match_id)
