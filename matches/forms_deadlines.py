@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.models import CoachPreferences, StandingOrders
 
 
-class StandingOrdersForm(forms.ModelForm):
+class StandingOrdersForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = StandingOrders
         fields = [
@@ -28,7 +28,7 @@ class StandingOrdersForm(forms.ModelForm):
             del self.fields["approve_rival_rerolls"]
 
 
-class PreferencesForm(forms.ModelForm):
+class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = CoachPreferences
         fields = [

@@ -633,9 +633,7 @@ def _default_decision(match: Match, decision: Decision) -> Outcome | None:
     outcome = _apply_answer(
         match, state, pending, choice, None, "", how=Decision.AnsweredBy.DEFAULT, post=post
     )
-    _notify_on_commit(
-        "applied", match, [pending.to], f"decision:{decision.pk}", what=pending.kind
-    )
+    _notify_on_commit("applied", match, [pending.to], f"decision:{decision.pk}", what=pending.kind)
     return outcome
 
 
@@ -691,7 +689,10 @@ def _expire_turn(match_id: int, now: datetime) -> int:
         _touch(match)
         absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
         _notify_on_commit(
-            "applied", match, absent, f"turn:{post.half}:{team}:{post.turn}:{post.number}",
+            "applied",
+            match,
+            absent,
+            f"turn:{post.half}:{team}:{post.turn}:{post.number}",
             what="turn",
         )
         return 1
@@ -955,7 +956,7 @@ def _record_standing_answer(match: Match, state: MatchState, pending: Pending, c
     )
 
 
-def set_standing_orders(match_id: int, user: AnyUser, **orders: Any) -> StandingOrders:
+def set_standing_orders(match_id: int, user: User, **orders: Any) -> StandingOrders:
     """A coach sets its own standing orders for a match (any field left out stays as it was)."""
     fields = {
         "reroll_dodge",
@@ -1007,7 +1008,7 @@ def _coaches_player(match: Match, actors: list[str], player: str) -> bool:
 # -- vacations ------------------------------------------------------------------------------------
 
 
-def vacation_days_left(user: AnyUser, league: League, season: int) -> int:
+def vacation_days_left(user: User, league: League, season: int) -> int:
     used = Vacation.objects.filter(user_id=user.pk, league=league, season=season).aggregate(
         days=Sum("days")
     )["days"]
@@ -1015,7 +1016,7 @@ def vacation_days_left(user: AnyUser, league: League, season: int) -> int:
 
 
 def take_vacation(
-    user: AnyUser, league: League, days: int, *, now: datetime | None = None
+    user: User, league: League, days: int, *, now: datetime | None = None
 ) -> Vacation:
     """A coach pauses its own deadlines in every match of the league for ``days`` days (at
     most the league's allowance per season, a season being a calendar year). Each deadline
@@ -1039,10 +1040,9 @@ def take_vacation(
         season = now.year
         if days > vacation_days_left(user, league, season):
             raise MatchError("no_vacation_left", "Not that many vacation days are left.")
-        running = (
-            Vacation.objects.filter(user_id=user.pk, league=league, ends_at__gt=now)
-            .aggregate(until=Max("ends_at"))["until"]
-        )
+        running = Vacation.objects.filter(
+            user_id=user.pk, league=league, ends_at__gt=now
+        ).aggregate(until=Max("ends_at"))["until"]
         starts = max(now, running) if running else now
         length = timedelta(days=days)
         vacation = Vacation.objects.create(
@@ -1099,7 +1099,7 @@ def users_for_actor(match: Match, actor: str) -> list[User]:
     return [user] if user is not None else []
 
 
-def save_preferences(user: AnyUser, **preferences: Any) -> CoachPreferences:
+def save_preferences(user: User, **preferences: Any) -> CoachPreferences:
     current, _created = CoachPreferences.objects.get_or_create(user_id=user.pk)
     for name, value in preferences.items():
         setattr(current, name, value)
@@ -1108,9 +1108,7 @@ def save_preferences(user: AnyUser, **preferences: Any) -> CoachPreferences:
     return current
 
 
-def _notify_on_commit(
-    kind: str, match: Match, actors: list[str], key: str, **context: Any
-) -> None:
+def _notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **context: Any) -> None:
     _enqueue_on_commit(tasks.notify, kind, match.pk, actors, f"{kind}:{match.pk}:{key}", context)
 
 
@@ -1156,8 +1154,7 @@ def awaiting(user: AnyUser) -> list[Awaiting]:
         )
     )
     open_decisions = {
-        d.match_id: d
-        for d in Decision.objects.filter(answered_at__isnull=True, match__in=matches)
+        d.match_id: d for d in Decision.objects.filter(answered_at__isnull=True, match__in=matches)
     }
     found: list[Awaiting] = []
     for match in matches:

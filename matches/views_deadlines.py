@@ -5,6 +5,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,6 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from matches import services
 from matches.forms_deadlines import PreferencesForm, StandingOrdersForm, VacationForm
 from matches.models import CoachPreferences, Match, StandingOrders, Vacation
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User), "behind login_required"
+    return request.user
 
 
 def _get_match(pk: int) -> Match:
@@ -112,7 +118,8 @@ def standing_orders(request: HttpRequest, pk: int) -> HttpResponse:
                 request, "matches/standing_orders.html", {"match": match, "all_orders": orders}
             )
         return HttpResponseForbidden()
-    current = StandingOrders.objects.filter(match=match, user=request.user).first()
+    user = _user(request)
+    current = StandingOrders.objects.filter(match=match, user=user).first()
     form = StandingOrdersForm(
         request.POST or None,
         instance=current,
@@ -121,7 +128,7 @@ def standing_orders(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.set_standing_orders(match.pk, request.user, **form.cleaned_data)
+            services.set_standing_orders(match.pk, user, **form.cleaned_data)
         except services.MatchError as refused:
             messages.error(request, refused.message)
         else:
@@ -139,7 +146,7 @@ def vacation(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseForbidden()
     if form.is_valid():
         try:
-            taken = services.take_vacation(request.user, match.league, form.cleaned_data["days"])
+            taken = services.take_vacation(_user(request), match.league, form.cleaned_data["days"])
         except services.MatchError as refused:
             messages.error(request, refused.message)
         else:
@@ -159,10 +166,11 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
-    current = CoachPreferences.objects.filter(user=request.user).first()
+    user = _user(request)
+    current = CoachPreferences.objects.filter(user=user).first()
     form = PreferencesForm(request.POST or None, instance=current)
     if request.method == "POST" and form.is_valid():
-        services.save_preferences(request.user, **form.cleaned_data)
+        services.save_preferences(user, **form.cleaned_data)
         messages.success(request, _("Your notification preferences are saved."))
         return redirect("deadlines:preferences")
     return render(request, "matches/preferences.html", {"form": form})

@@ -70,7 +70,9 @@ def league(gm: User) -> League:
     return League.objects.create(name="Liga del Foro", gm=gm)
 
 
-def _split_team(captain: User, rival: User, plan: rosters.TeamPlan, name: str, league: League) -> Team:
+def _split_team(
+    captain: User, rival: User, plan: rosters.TeamPlan, name: str, league: League
+) -> Team:
     team = team_services.create_team(
         captain, plan, name=name, league=league, rival_username=rival.username
     )
@@ -97,7 +99,16 @@ def match(reavers: Team, raiders: Team, gm: User, league: League) -> Match:
 def player(pid: str, at: str, **stats: Any) -> dict[str, Any]:
     side = C if int(pid[1:]) <= 6 else R
     team = "home" if pid[0] == "h" else "away"
-    return {"id": pid, "team": team, "side": side, "ma": 6, "st": 3, "ag": 3, "av": 8, "at": at} | stats
+    return {
+        "id": pid,
+        "team": team,
+        "side": side,
+        "ma": 6,
+        "st": 3,
+        "ag": 3,
+        "av": 8,
+        "at": at,
+    } | stats
 
 
 def put(match: Match, players: list[dict[str, Any]], **setup: Any) -> Match:

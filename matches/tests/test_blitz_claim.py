@@ -12,6 +12,7 @@ from matches import services, tasks
 from matches.models import Decision, Match, Post
 from matches.tests.conftest import Clock
 from rules.engine import contest_winner
+from teams.models import League
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def test_the_rivals_claim_opens_a_window_for_the_captain(
 ) -> None:
     decision = claim(in_play, bob)
     assert (decision.kind, decision.to) == ("blitz_claim", "home:captain")
-    hours = in_play.league.blitz_claim_window_hours
+    hours = League.objects.get().blitz_claim_window_hours
     assert decision.deadline_at == clock() + timedelta(hours=hours)
 
 
@@ -51,7 +52,7 @@ def test_a_contest_is_rolled_by_a_task_and_posted_with_both_sets_of_dice(
         services.answer(in_play.pk, alice, "contest")
     decision.refresh_from_db()
     assert decision.answered_how == Decision.AnsweredBy.CONTEST
-    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).order_by("number").last()
+    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).latest("number")
     assert post.summary == {
         "message": "blitz_contest",
         "team": "home",
@@ -73,7 +74,7 @@ def test_ties_are_broken_die_by_die_by_the_engine(
     claim(in_play, bob)
     with on_commit():
         services.answer(in_play.pk, alice, "contest")
-    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).order_by("number").last()
+    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).latest("number")
     assert (post.summary["rival_total"], post.summary["captain_total"]) == (12, 12)
     assert post.summary["winner"] == "rival"
 
@@ -96,7 +97,7 @@ def test_the_window_closing_contests_the_claim(
 ) -> None:
     dice += [1, 1, 1, 6, 6, 6]
     decision = claim(in_play, bob)
-    clock.advance(hours=in_play.league.blitz_claim_window_hours, seconds=1)
+    clock.advance(hours=League.objects.get().blitz_claim_window_hours, seconds=1)
     with on_commit():
         assert services.expire_deadlines() == 1
     decision.refresh_from_db()

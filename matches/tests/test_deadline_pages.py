@@ -19,8 +19,14 @@ def client_for(user: User) -> Client:
 
 
 def test_my_matches_lists_what_awaits_me_soonest_first(
-    in_play: Match, alice: User, bob: User, dice: list[int], reavers: Team, raiders: Team,
-    gm: User, league: League,
+    in_play: Match,
+    alice: User,
+    bob: User,
+    dice: list[int],
+    reavers: Team,
+    raiders: Team,
+    gm: User,
+    league: League,
 ) -> None:
     dice += [1, 3, 3, 3, 3, 3, 3]  # the failed dodge below; the start of the second match
     later = services.create_match(home=raiders, away=reavers, gm=gm, league=league)

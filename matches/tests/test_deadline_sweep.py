@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def last_system_post(match: Match) -> Post:
-    return match.posts.filter(kind=Post.Kind.SYSTEM).order_by("number").last()
+    return match.posts.filter(kind=Post.Kind.SYSTEM).latest("number")
 
 
 def test_the_sweep_of_an_empty_table_applies_nothing() -> None:
@@ -51,7 +51,9 @@ def test_the_next_teams_clock_starts_when_the_missed_turn_ends(
     now = clock.advance(hours=49)
     services.expire_deadlines()
     in_play.refresh_from_db()
-    assert in_play.turn_deadline_at == now + timedelta(hours=in_play.league.turn_deadline_hours)
+    assert in_play.turn_deadline_at == now + timedelta(
+        hours=League.objects.get().turn_deadline_hours
+    )
     clock.advance(hours=48, seconds=1)
     assert services.expire_deadlines() == 1
     in_play.refresh_from_db()
@@ -136,9 +138,7 @@ def test_an_unanswered_block_die_is_the_best_for_the_coach_who_chooses(
         teams={"home": {"rerolls": 0}},
     )
     dice += [1, 6] + [6] * 8  # attacker down or defender down; then armour, injury, ...
-    outcome = services.declare(
-        match.pk, alice, {"player": "h1", "action": "block", "target": "a1"}
-    )
+    outcome = services.declare(match.pk, alice, {"player": "h1", "action": "block", "target": "a1"})
     assert outcome.decision is not None
     assert (outcome.decision.kind, outcome.decision.to) == ("block_die", "away:captain")
     clock.advance(hours=13)
@@ -149,6 +149,7 @@ def test_an_unanswered_block_die_is_the_best_for_the_coach_who_chooses(
 def test_the_turn_clock_stops_while_a_decision_is_pending(
     in_play: Match, alice: User, bob: User, dice: list[int], clock: Clock
 ) -> None:
+    assert in_play.turn_deadline_at is not None
     left = in_play.turn_deadline_at - clock()
     dice += [1, 4, 4]
     services.declare(in_play.pk, alice, {"player": "h1", "action": "move", "path": ["J8"]})

@@ -119,9 +119,7 @@ def test_only_a_captain_pre_approves_rerolls(in_play: Match, bob: User) -> None:
 
 def test_the_interceptor_must_be_one_of_the_coachs_players(in_play: Match, dave: User) -> None:
     with pytest.raises(MatchError) as refused:
-        services.set_standing_orders(
-            in_play.pk, dave, intercept="always", intercept_player="a1"
-        )
+        services.set_standing_orders(in_play.pk, dave, intercept="always", intercept_player="a1")
     assert refused.value.code == "not_your_player"
     services.set_standing_orders(in_play.pk, dave, intercept="always", intercept_player="a7")
     assert StandingOrders.objects.get(user=dave).intercept_player == "a7"

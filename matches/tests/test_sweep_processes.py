@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -59,7 +60,7 @@ def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
     ids = expired_copies(match, 29)
     slow_settle = services._settle
 
-    def settle(*args: object, **kwargs: object) -> object:
+    def settle(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.01)  # keep both sweeps inside their transactions at once
         return slow_settle(*args, **kwargs)
 
@@ -88,7 +89,9 @@ def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
 def _env(**extra: str) -> dict[str, str]:
     name = connection.settings_dict["NAME"]
     env = dict(os.environ)
-    env["DATABASE_URL"] = f"postgres://{connection.settings_dict['USER']}@{connection.settings_dict['HOST']}:{connection.settings_dict['PORT']}/{name}"
+    env["DATABASE_URL"] = (
+        f"postgres://{connection.settings_dict['USER']}@{connection.settings_dict['HOST']}:{connection.settings_dict['PORT']}/{name}"
+    )
     env["CELERY_TASK_ALWAYS_EAGER"] = "0"
     env["BBWEB_SWEEP_SECONDS"] = "1"
     env.update(extra)
@@ -97,11 +100,24 @@ def _env(**extra: str) -> dict[str, str]:
 
 def _celery(env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [str(Path(sys.executable).parent / "celery"), "-A", "bbweb", "worker", "--beat",
-         "--pool", "solo", "--loglevel", "WARNING",
-         "--schedule", str(ROOT / ".celery" / f"beat-test-{os.getpid()}")],
-        cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "bbweb",
+            "worker",
+            "--beat",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(ROOT / ".celery" / f"beat-test-{os.getpid()}"),
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
 
 
@@ -139,10 +155,22 @@ def own_redis() -> Iterator[tuple[str, callable]]:  # type: ignore[valid-type]
     server: list[subprocess.Popen[bytes]] = []
 
     def start() -> None:
-        server.append(subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"], stdout=subprocess.DEVNULL,
-        ))
+        server.append(
+            subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+        )
         _wait_for(lambda: socket.socket().connect_ex(("127.0.0.1", port)) == 0, 10)
 
     def stop() -> None:
@@ -178,7 +206,9 @@ def test_a_worker_killed_in_the_middle_of_a_sweep_loses_no_deadline(
 
 
 def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
-    match: Match, alice: User, own_redis: tuple[str, tuple]  # type: ignore[type-arg]
+    match: Match,
+    alice: User,
+    own_redis: tuple[str, tuple],  # type: ignore[type-arg]
 ) -> None:
     url, (start, stop) = own_redis
     put(match, STANDARD)
@@ -187,14 +217,22 @@ def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
     # Both coaches post while Redis is down: the turn passes to the other team; the notice
     # of its turn cannot be queued, which is logged, and nothing else is lost.
     posted = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c",
-         "from django.contrib.auth.models import User; from matches import services; "
-         "coach = User.objects.get; "
-         f"services.declare({match.pk}, coach(username='alice'), "
-         "{'action': 'end_turn'}, side='captain'); "
-         f"services.declare({match.pk}, coach(username='bob'), "
-         "{'action': 'end_turn'}, side='rival')"],
-        cwd=ROOT, env=env, capture_output=True, timeout=60,
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from django.contrib.auth.models import User; from matches import services; "
+            "coach = User.objects.get; "
+            f"services.declare({match.pk}, coach(username='alice'), "
+            "{'action': 'end_turn'}, side='captain'); "
+            f"services.declare({match.pk}, coach(username='bob'), "
+            "{'action': 'end_turn'}, side='rival')",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=60,
     )
     assert posted.returncode == 0, posted.stderr.decode()
     assert b"could not enqueue matches.tasks.notify_turn" in posted.stderr

@@ -18,6 +18,7 @@ def test_a_vacation_pushes_back_the_turn_of_the_coachs_team(
     in_play: Match, bob: User, league: League, clock: Clock
 ) -> None:
     before = in_play.turn_deadline_at
+    assert before is not None
     services.take_vacation(bob, league, 3)
     in_play.refresh_from_db()
     assert in_play.turn_deadline_at == before + timedelta(days=3)
@@ -25,11 +26,9 @@ def test_a_vacation_pushes_back_the_turn_of_the_coachs_team(
     assert services.expire_deadlines() == 0
 
 
-def test_a_vacation_is_announced_in_the_thread(
-    in_play: Match, bob: User, league: League
-) -> None:
+def test_a_vacation_is_announced_in_the_thread(in_play: Match, bob: User, league: League) -> None:
     vacation = services.take_vacation(bob, league, 2)
-    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).order_by("number").last()
+    post = in_play.posts.filter(kind=Post.Kind.SYSTEM).latest("number")
     assert post.summary == {
         "message": "vacation",
         "user": "bob",
@@ -41,6 +40,7 @@ def test_a_vacation_of_the_other_team_leaves_this_turn_alone(
     in_play: Match, dave: User, league: League
 ) -> None:
     before = in_play.turn_deadline_at
+    assert before is not None
     services.take_vacation(dave, league, 3)
     in_play.refresh_from_db()
     assert in_play.turn_deadline_at == before

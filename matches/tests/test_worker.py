@@ -33,15 +33,11 @@ def worker() -> Iterator[None]:
 
 def expired(match: Match) -> Match:
     put(match, STANDARD)
-    Match.objects.filter(pk=match.pk).update(
-        turn_deadline_at=timezone.now() - timedelta(seconds=5)
-    )
+    Match.objects.filter(pk=match.pk).update(turn_deadline_at=timezone.now() - timedelta(seconds=5))
     return match
 
 
-def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(
-    worker: None, match: Match
-) -> None:
+def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(worker: None, match: Match) -> None:
     expired(match)
     assert sweep_deadlines.delay().get(timeout=30) == 1
     assert sweep_deadlines.delay().get(timeout=30) == 0
