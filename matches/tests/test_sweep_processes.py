@@ -24,7 +24,12 @@ from matches.models import Match, Post
 from matches.tests.conftest import STANDARD, put
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# One xdist group: the workers of two test processes would share one broker queue.
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.xdist_group("worker"),
+    pytest.mark.django_db(transaction=True),
+]
 on_postgres = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="needs PostgreSQL (DATABASE_URL)"
 )

@@ -16,7 +16,12 @@ from matches.models import Decision, Match, Post
 from matches.tasks import sweep_deadlines
 from matches.tests.conftest import STANDARD, put
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# One xdist group: the workers of two test processes would share one broker queue.
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.xdist_group("worker"),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture
