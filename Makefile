@@ -58,6 +58,7 @@ lint: $(DEV_STAMP)
 
 bench: $(STAMP)
 	$(PY) manage.py bench
+	$(PY) manage.py bench_sweep
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .celery

@@ -518,9 +518,12 @@ def _new_post(
 def _append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
-    last = match.events.order_by("-number").values_list("number", "hash").first()
+    # The match row is locked for the whole transaction: its last event, once read, is kept.
+    last = getattr(match, "_last_event", None) or (
+        match.events.order_by("-number").values_list("number", "hash").first()
+    )
     number, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
-    return MatchEvent.objects.create(
+    event = MatchEvent.objects.create(
         match=match,
         number=number,
         type=type,
@@ -531,6 +534,8 @@ def _append_event(
         prev_hash=prev_hash,
         hash=MatchEvent.chain_hash(prev_hash, number, type, data),
     )
+    match._last_event = (number, event.hash)  # type: ignore[attr-defined]
+    return event
 
 
 # -- deadlines ------------------------------------------------------------------------------------
@@ -763,7 +768,7 @@ def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta)
     """``length`` from now, or from the end of the vacation of a coach it is addressed to."""
     start = now
     if match.league_id is not None:
-        users = [u.pk for actor in actors for u in users_for_actor(match, actor)]
+        users = [coach_of(match, actor) for actor in actors]
         away_until = Vacation.objects.filter(
             user_id__in=users, league_id=match.league_id, ends_at__gt=now
         ).aggregate(until=Max("ends_at"))["until"]
@@ -901,8 +906,7 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     """The answer the addressee's standing orders give to the pending decision, if any."""
     pending = resolution.pending
     assert pending is not None
-    owners = [u.pk for u in users_for_actor(match, pending.to)]
-    orders = StandingOrders.objects.filter(match=match, user_id__in=owners).first()
+    orders = StandingOrders.objects.filter(match=match, user_id=coach_of(match, pending.to)).first()
     if orders is None:
         return None
     events = [event.data | {"type": event.type} for event in resolution.events]
@@ -932,7 +936,7 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
 
 def _record_standing_answer(match: Match, state: MatchState, pending: Pending, choice: Any) -> None:
     """The decision arose and was answered at once: a row that says so, and the thread's post."""
-    owner = next(iter(users_for_actor(match, pending.to)), None)
+    owner = coach_of(match, pending.to)
     now = _now()
     Decision.objects.create(
         match=match,
@@ -943,14 +947,14 @@ def _record_standing_answer(match: Match, state: MatchState, pending: Pending, c
         deadline_at=None,
         answered_at=now,
         answer=choice,
-        answered_by=owner,
+        answered_by_id=owner,
         answered_how=Decision.AnsweredBy.STANDING_ORDER,
     )
     _new_post(
         match,
         state,
         kind=Post.Kind.DECISION,
-        author=owner,
+        author=User.objects.get(pk=owner),
         actor=pending.to,
         declaration={"kind": pending.kind, "choice": choice, "default": False},
     )
@@ -1091,12 +1095,14 @@ def _push_back_deadlines(match: Match, mine: list[str], length: timedelta, now: 
 # -- notifications and preferences ----------------------------------------------------------------
 
 
-def users_for_actor(match: Match, actor: str) -> list[User]:
-    """The coach of a TEAM:SIDE (the captain holds the rival's side until a rival joins)."""
+def coach_of(match: Match, actor: str) -> int:
+    """The user id of a TEAM:SIDE's coach (the captain holds the rival's side until a rival
+    joins)."""
     team_key, _sep, side = actor.partition(":")
     team = match.home_team if team_key == "home" else match.away_team
-    user = team.captain if side == "captain" or team.rival_id is None else team.rival
-    return [user] if user is not None else []
+    if side == "captain" or team.rival_id is None:
+        return team.captain_id
+    return team.rival_id
 
 
 def save_preferences(user: User, **preferences: Any) -> CoachPreferences:
