@@ -117,7 +117,7 @@ def _celery(env: dict[str, str]) -> subprocess.Popen[bytes]:
             "--loglevel",
             "WARNING",
             "--schedule",
-            str(ROOT / ".celery" / f"beat-test-{os.getpid()}"),
+            str(Path(tempfile.mkdtemp()) / "beat"),
         ],
         cwd=ROOT,
         env=env,
