@@ -40,6 +40,7 @@ demo: $(STAMP) messages
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py collectstatic --no-input -v 0
 	$(PY) manage.py load_demo
+	$(PY) manage.py demo_deadline
 	@echo "bbweb is running at http://127.0.0.1:8000/ (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A bbweb worker --beat --loglevel=INFO --concurrency=2 & \
