@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from matches import services, tasks
 from matches.models import Decision, Match, Post
-from matches.tests.conftest import Clock
+from matches.tests.conftest import Clock, player, put
 from rules.engine import contest_winner
 from teams.models import League
 
@@ -124,6 +124,24 @@ def test_a_lost_contest_task_is_rolled_by_the_sweep(
     assert in_play.events.filter(type="blitz_contest").count() == 1
 
 
-def test_fouls_are_one_per_side_per_turn(in_play: Match, alice: User, bob: User) -> None:
-    state = services.load_state(in_play)
-    assert state.teams["home"].fouls_used == {"captain": 0, "rival": 0}
+def test_fouls_are_one_per_side_per_turn(
+    match: Match, alice: User, bob: User, dice: list[int]
+) -> None:
+    put(
+        match,
+        [
+            player("h1", "K8"),
+            player("h2", "L9"),
+            player("h7", "K9"),
+            player("a1", "L8", state="prone"),
+            player("a7", "T3"),
+        ],
+    )
+    dice += [2, 3, 2, 3]  # two armour rolls that hold, no doubles
+    services.declare(match.pk, alice, {"player": "h1", "action": "foul", "target": "a1"})
+    with pytest.raises(services.MatchError) as refused:
+        services.declare(match.pk, alice, {"player": "h2", "action": "foul", "target": "a1"})
+    assert refused.value.code == "foul_used"
+    services.declare(match.pk, bob, {"player": "h7", "action": "foul", "target": "a1"})
+    match.refresh_from_db()
+    assert services.load_state(match).teams["home"].fouls_used == {"captain": 1, "rival": 1}
