@@ -40,6 +40,7 @@ demo: $(STAMP) messages
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py collectstatic --no-input -v 0
 	$(PY) manage.py load_demo
+	$(PY) manage.py demo_deadline
 	@echo "bbweb is running at http://127.0.0.1:8000/ (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A bbweb worker --beat --loglevel=INFO --concurrency=2 & \
@@ -59,6 +60,7 @@ lint: $(DEV_STAMP)
 bench: $(STAMP)
 	$(PY) manage.py bench
 	$(PY) manage.py bench_matches
+	$(PY) manage.py bench_sweep
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .celery

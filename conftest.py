@@ -1,5 +1,7 @@
 import os
 import shutil
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +12,34 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _tasks_run_eagerly() -> Iterator[None]:
+    """pytest-django reads the settings before this file sets the variable above, so the
+    Celery app is told directly; errors in a task fail the test that sent it."""
+    from bbweb.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    if str(app.conf.broker_url).startswith("filesystem://"):
+        # Each test process its own queue: a worker started by one test must not take the
+        # tasks another process sent for its own database.
+        options = dict(app.conf.broker_transport_options)
+        queue = Path(options["data_folder_in"]).parent / f"test-{os.getpid()}"
+        for key in ("data_folder_in", "data_folder_out"):
+            options[key] = str(queue / "queue")
+        options["control_folder"] = str(queue / "control")
+        options["processed_folder"] = str(queue / "processed")
+        for folder in {
+            options[k] for k in ("data_folder_in", "control_folder", "processed_folder")
+        }:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+        app.conf.broker_transport_options = options
+        yield
+        shutil.rmtree(queue, ignore_errors=True)
+    else:
+        yield
 
 
 @pytest.fixture(scope="session")

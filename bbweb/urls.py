@@ -16,6 +16,7 @@ urlpatterns = [
     # the match pages and the match download share the ``matches`` namespace
     path("matches/", include((match_urls.urlpatterns + api_urls.match_urlpatterns, "matches"))),
     path("matches/", include("matches.urls_sequence")),
+    path("matches/", include("matches.urls_deadlines")),
     path("api/", include("matches.api_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -42,6 +42,9 @@ class Match(models.Model):
     dice_commitment = models.CharField(_("dice commitment"), max_length=64, editable=False)
     is_public = models.BooleanField(_("public"), default=True)
     turn_deadline_at = models.DateTimeField(_("turn deadline"), null=True, blank=True)
+    # While a decision is pending the active team's clock stops: what was left is kept here.
+    turn_time_left = models.DurationField(_("turn time left"), null=True, blank=True)
+    turn_warnings_sent = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -52,6 +55,13 @@ class Match(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(home_team=models.F("away_team")), name="match_two_teams"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["turn_deadline_at"],
+                condition=models.Q(turn_deadline_at__isnull=False),
+                name="match_turn_deadline_idx",
             )
         ]
 
@@ -141,6 +151,12 @@ class Post(models.Model):
 class Decision(models.Model):
     """A question the engine waits for, addressed to one coach (``to`` is TEAM:SIDE)."""
 
+    class AnsweredBy(models.TextChoices):
+        COACH = "coach", _("the coach")
+        DEFAULT = "default", _("the deadline's default")
+        STANDING_ORDER = "standing_order", _("a standing order")
+        CONTEST = "contest", _("the opposed roll")
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="decisions")
     kind = models.CharField(max_length=32)
     to = models.CharField(max_length=16)
@@ -153,6 +169,10 @@ class Decision(models.Model):
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    answered_how = models.CharField(max_length=16, choices=AnsweredBy.choices, blank=True)
+    # A Blitz claim the captain contested (or whose window closed) waits for the opposed roll.
+    contested_at = models.DateTimeField(null=True, blank=True)
+    warnings_sent = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -169,27 +189,116 @@ class Decision(models.Model):
         return f"{self.kind} for {self.to}"
 
 
-class Deadline(models.Model):
-    """A moment after which the server acts for an absent coach; the beat sweep finds it."""
+class StandingOrders(models.Model):
+    """A coach's pre-set answers for one match, seen only by that coach and the match's GM."""
 
-    kind = models.CharField(_("kind"), max_length=32)
-    deadline_at = models.DateTimeField(_("deadline"), db_index=True)
-    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    class BlockDie(models.TextChoices):
+        ASK = "", _("ask me")
+        BEST = "best", _("the best die for me")
+        PUSHED = "pushed", _("a Pushed result when there is one, else the best")
+        BOTH_DOWN = "both_down", _("Both Down when there is one, else the best")
+
+    class Intercept(models.TextChoices):
+        ASK = "", _("ask me")
+        NEVER = "never", _("never intercept")
+        ALWAYS = "always", _("always intercept with the named player")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standing_orders")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standing_orders"
+    )
+    reroll_dodge = models.BooleanField(_("team reroll on a failed dodge"), default=False)
+    reroll_pickup = models.BooleanField(_("team reroll on a failed pick-up"), default=False)
+    reroll_gfi = models.BooleanField(_("team reroll on a failed Going For It"), default=False)
+    approve_rival_rerolls = models.BooleanField(
+        _("approve the rival's reroll requests (captain)"), default=False
+    )
+    block_die = models.CharField(
+        _("block die as the defender"), max_length=12, choices=BlockDie.choices, blank=True
+    )
+    intercept = models.CharField(
+        _("interceptions"), max_length=8, choices=Intercept.choices, blank=True
+    )
+    intercept_player = models.CharField(_("interceptor"), max_length=8, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name = _("deadline")
-        verbose_name_plural = _("deadlines")
-        indexes = [
-            models.Index(
-                fields=["deadline_at"],
-                condition=models.Q(applied_at__isnull=True),
-                name="deadline_pending_idx",
-            )
+        verbose_name = _("standing orders")
+        verbose_name_plural = _("standing orders")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="standing_orders_per_coach")
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} at {self.deadline_at:%Y-%m-%d %H:%M}"
+        return f"orders of {self.user_id} in match {self.match_id}"
+
+
+class Vacation(models.Model):
+    """A coach's own deadlines, in every match of the league, are pushed back by ``days``."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    league = models.ForeignKey("teams.League", on_delete=models.CASCADE, related_name="vacations")
+    season = models.PositiveSmallIntegerField(_("season"))
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"), db_index=True)
+    days = models.PositiveSmallIntegerField(_("days"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(days__gt=0), name="vacation_days_positive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} away until {self.ends_at:%Y-%m-%d}"
+
+
+class CoachPreferences(models.Model):
+    """Which e-mails a coach wants, and in which language."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="coach_preferences"
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    email_turn = models.BooleanField(_("my team's turn begins"), default=True)
+    email_decision = models.BooleanField(_("a decision awaits me"), default=True)
+    email_warning = models.BooleanField(_("a deadline of mine is 24 or 2 hours away"), default=True)
+    email_applied = models.BooleanField(_("a deadline of mine was applied"), default=True)
+    email_contest = models.BooleanField(_("the result of a Blitz contest"), default=True)
+
+    class Meta:
+        verbose_name = _("notification preferences")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, f"email_{kind}", False))
+
+
+class Notice(models.Model):
+    """One e-mail sent (or decided against) to one user: the unique key makes it once only."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=120)
+    sent = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="notice_once")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id}: {self.key}"
 
 
 class Sequence(models.Model):

@@ -1,20 +1,51 @@
+"""Celery tasks: idempotent, acknowledged late, with time limits. The clock itself lives in
+the database; these only carry out what services decided (see DESIGN.md, background jobs)."""
+
+import logging
+from typing import Any
+
 from celery import shared_task
 
 from matches import notifications, services
 
+log = logging.getLogger(__name__)
+
 
 @shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
 def sweep_deadlines() -> int:
-    """Beat runs this every 30 seconds; a missed run loses nothing, the next one catches up."""
-    return services.expire_deadlines() + services.expire_sequence_deadlines()
+    """Beat runs this every 30 seconds; a missed run loses nothing, the next one catches up.
+    Returns how many deadlines were applied."""
+    report = services.sweep()
+    sequences = services.expire_sequence_deadlines()
+    if report.applied or report.warnings:
+        log.info(
+            "sweep: %d decisions and %d turns applied, %d warnings",
+            report.decisions,
+            report.turns,
+            report.warnings,
+        )
+    return report.applied + sequences
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+# The tasks sent from a request ignore their results: nothing waits for them, and a result
+# store that is down must not fail a post that is already committed.
+@shared_task(acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
+def adjudicate_blitz(decision_id: int) -> bool:
+    """The opposed 3D6 roll of a contested Blitz claim; a second run does nothing."""
+    return services.adjudicate_blitz(decision_id) is not None
+
+
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
+    return notifications.send(kind, match_id, actors, key, context)
+
+
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
 def notify_decision(decision_id: int) -> None:
     notifications.decision_awaits(decision_id)
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
 def notify_turn(match_id: int) -> None:
     notifications.turn_starts(match_id)
 

@@ -1,0 +1,68 @@
+"""Tasks sent through a real broker to a real Celery worker (Redis in CI)."""
+
+import os
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from bbweb.celery import app
+from matches import services
+from matches.models import Decision, Match, Post
+from matches.tasks import sweep_deadlines
+from matches.tests.deadlines.conftest import STANDARD, put
+
+# One xdist group: the workers of two test processes would share one broker queue.
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.xdist_group("worker"),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.fixture
+def worker() -> Iterator[None]:
+    if os.environ.get("BBWEB_REQUIRE_WORKER") == "1":
+        assert os.environ.get("REDIS_URL"), "CI must run the worker test against Redis"
+    app.conf.task_always_eager = False
+    app.control.purge()  # sweeps a beat queued earlier would answer for ours
+    try:
+        with start_worker(app, perform_ping_check=False, pool="solo", loglevel="WARNING"):
+            yield
+    finally:
+        app.conf.task_always_eager = True
+
+
+def expired(match: Match) -> Match:
+    put(match, STANDARD)
+    Match.objects.filter(pk=match.pk).update(turn_deadline_at=timezone.now() - timedelta(seconds=5))
+    return match
+
+
+def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(worker: None, match: Match) -> None:
+    expired(match)
+    assert sweep_deadlines.delay().get(timeout=30) == 1
+    assert sweep_deadlines.delay().get(timeout=30) == 0
+    assert match.posts.filter(summary__message="deadline_passed").count() == 1
+    match.refresh_from_db()
+    assert services.load_state(match).active == "away"
+
+
+def test_a_contest_is_rolled_by_the_worker(
+    worker: None, match: Match, alice: User, bob: User
+) -> None:
+    put(match, STANDARD)
+    claim = services.declare(match.pk, bob, {"action": "claim_blitz"}).decision
+    assert claim is not None
+    services.answer(match.pk, alice, "contest")  # commits; the task goes to the worker
+    for _ in range(300):
+        if Decision.objects.get(pk=claim.pk).answered_at is not None:
+            break
+        time.sleep(0.1)
+    roll = match.posts.get(kind=Post.Kind.SYSTEM, summary__message="blitz_contest")
+    assert len(roll.summary["rival"]) == len(roll.summary["captain"]) == 3
+    assert roll.summary["winner"] in ("rival", "captain")

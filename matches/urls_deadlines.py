@@ -1,0 +1,13 @@
+from django.urls import path
+
+from matches import views_deadlines as views
+
+app_name = "deadlines"
+
+urlpatterns = [
+    path("mine/", views.my_matches, name="mine"),
+    path("notifications/", views.preferences, name="preferences"),
+    path("<int:pk>/deadlines/", views.deadlines, name="deadlines"),
+    path("<int:pk>/standing-orders/", views.standing_orders, name="standing_orders"),
+    path("<int:pk>/vacation/", views.vacation, name="vacation"),
+]
