@@ -11,5 +11,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("teams/", include("teams.urls")),
     path("matches/", include("matches.urls")),
+    path("", include("matches.urls_gm")),
     path("admin/", admin.site.urls),
 ]

@@ -20,7 +20,7 @@ from teams.tests.conftest import REAVERS, starting_plan
 
 
 def _user(name: str) -> User:
-    return User.objects.create_user(name, password=f"{name}-long-passphrase")
+    return User.objects.create_user(name)
 
 
 @pytest.fixture
