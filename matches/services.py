@@ -282,7 +282,7 @@ def chain_is_intact(match: Match) -> bool:
 def _locked(match_id: int) -> Match:
     try:
         return (
-            Match.objects.select_for_update()
+            Match.objects.select_for_update(of=("self",))
             .select_related("home_team", "away_team", "league")
             .get(pk=match_id)
         )
@@ -744,9 +744,10 @@ def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
     return high
 
 
-def _refold(match: Match) -> MatchState:
+def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
     """After a ruling that changes the game: the state rebuilt from the events, the open
-    questions withdrawn, the status and the turn clock following the new state."""
+    questions withdrawn, the status following the new state, and (after a rewind or a
+    re-roll, when play goes back) a fresh turn clock."""
     state = fold(match)
     match.state = state.to_json(compact=True)
     Decision.objects.filter(match=match, answered_at__isnull=True).update(
@@ -757,6 +758,8 @@ def _refold(match: Match) -> MatchState:
         match.turn_deadline_at = None
     else:
         match.status = Match.Status.IN_PLAY
+        if not restart_clock and match.turn_deadline_at is not None:
+            return state
         hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
         match.turn_deadline_at = timezone.now() + timedelta(hours=hours)
         if match.clock_stopped_at is not None:
@@ -976,7 +979,7 @@ def _correct(
         raise MatchError("correction_illegal", str(error)) from None
     data = {"player": player, "changes": dict(changes)}
     event = _gm_event(match, gm, "correction", data, note=note, dispute=dispute)
-    _refold(match)
+    _refold(match, restart_clock=False)
     return event
 
 

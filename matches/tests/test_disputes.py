@@ -193,6 +193,7 @@ def test_the_gm_corrects_a_player_state_and_square(
         if sq not in {p.get("at") for p in played.state["players"].values()}
     )
     dispute = _dispute(played, alice)
+    deadline = Match.objects.get(pk=played.pk).turn_deadline_at
     event = services.rule_on_dispute(
         played.pk,
         gm,
@@ -204,6 +205,7 @@ def test_the_gm_corrects_a_player_state_and_square(
     )
     played.refresh_from_db()
     assert event.type == "correction"
+    assert played.turn_deadline_at == deadline  # a correction gives no extra time
     player = played.state["players"][pid]
     assert (player["state"], player["at"]) == ("prone", free)
     assert played.state == services.fold(played).to_json(compact=True)
