@@ -18,5 +18,6 @@ urlpatterns = [
     path("matches/", include("matches.urls_sequence")),
     path("matches/", include("matches.urls_deadlines")),
     path("api/", include("matches.api_urls")),
+    path("", include("matches.urls_gm")),
     path("admin/", admin.site.urls),
 ]

@@ -47,6 +47,13 @@ class Match(models.Model):
     turn_warnings_sent = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The GM's controls: a paused or locked match takes no declarations, and its clocks stand
+    # still from clock_stopped_at until both are lifted. substitutes: TEAM:SIDE -> user id of
+    # the coach the GM put in for an absent one, for this match only.
+    paused = models.BooleanField(_("paused"), default=False)
+    locked = models.BooleanField(_("locked"), default=False)
+    clock_stopped_at = models.DateTimeField(null=True, blank=True)
+    substitutes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -440,3 +447,120 @@ class Advancement(models.Model):
     @property
     def double(self) -> bool:
         return len(self.dice) == 2 and self.dice[0] == self.dice[1]
+
+
+class Dispute(models.Model):
+    """A coach's objection to an event or a post of the thread; the match's GM rules on it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        DISMISSED = "dismissed", _("Dismissed")
+        UPHELD = "upheld", _("Upheld")
+
+    class Ruling(models.TextChoices):
+        DISMISS = "dismiss", _("Dismiss")
+        UPHOLD = "uphold", _("Uphold with a note")
+        REWIND = "rewind", _("Rewind to before the event")
+        GRANT_REROLL = "grant_reroll", _("Grant a re-roll")
+        CORRECT = "correct", _("Correct a player")
+        EXTEND_DEADLINE = "extend_deadline", _("Extend the deadline")
+        PAUSE = "pause", _("Pause the match")
+        AWARD = "award", _("Award the match")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="disputes_raised"
+    )
+    actor = models.CharField(max_length=16)
+    event = models.ForeignKey(
+        MatchEvent, on_delete=models.PROTECT, null=True, blank=True, related_name="disputes"
+    )
+    post = models.ForeignKey(
+        Post, on_delete=models.PROTECT, null=True, blank=True, related_name="disputes"
+    )
+    reason = models.TextField(_("reason"))
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.OPEN
+    )
+    ruling = models.CharField(_("ruling"), max_length=16, choices=Ruling.choices, blank=True)
+    note = models.TextField(_("note"), blank=True)
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(event__isnull=False) | models.Q(post__isnull=False),
+                name="dispute_on_event_or_post",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute {self.pk} on {self.match}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Fixture(models.Model):
+    """A scheduled meeting of two league teams; ``match`` is set once it is played."""
+
+    league = models.ForeignKey(
+        "teams.League", on_delete=models.CASCADE, related_name="fixtures", verbose_name=_("league")
+    )
+    round = models.PositiveSmallIntegerField(_("round"))
+    home = models.ForeignKey(
+        "teams.Team", on_delete=models.CASCADE, related_name="home_fixtures", verbose_name=_("home")
+    )
+    away = models.ForeignKey(
+        "teams.Team", on_delete=models.CASCADE, related_name="away_fixtures", verbose_name=_("away")
+    )
+    match = models.OneToOneField(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="fixture"
+    )
+    scheduled_for = models.DateField(_("scheduled for"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
+        ordering = ["league", "round", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(home=models.F("away")), name="fixture_two_teams"
+            ),
+            models.CheckConstraint(condition=models.Q(round__gte=1), name="fixture_round_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} v {self.away} (round {self.round})"
+
+
+class AuditEntry(models.Model):
+    """One GM action, for the league's coaches to read."""
+
+    league = models.ForeignKey(
+        "teams.League", on_delete=models.CASCADE, null=True, blank=True, related_name="audit"
+    )
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="audit"
+    )
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="audit_entries"
+    )
+    action = models.CharField(_("action"), max_length=32)
+    note = models.TextField(_("note"), blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.gm}"

@@ -23,12 +23,16 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb.roles import is_game_master
-from matches import economy, tasks
+from matches import economy, leagues, tasks
+from matches.leagues import undone_numbers
 from matches.markup import render_markdown
 from matches.models import (
     Advancement,
+    AuditEntry,
     CoachPreferences,
     Decision,
+    Dispute,
+    Fixture,
     Match,
     MatchEvent,
     PlayerMatchRecord,
@@ -109,7 +113,11 @@ def actors_for(match: Match, user: AnyUser) -> list[str]:
     actors: list[str] = []
     for key, team in (("home", match.home_team), ("away", match.away_team)):
         for side in ("captain", "rival"):
-            if team.controls(user, side):
+            substitute = match.substitutes.get(f"{key}:{side}")
+            if substitute is not None:
+                if user.is_authenticated and user.pk == substitute:
+                    actors.append(f"{key}:{side}")
+            elif team.controls(user, side):
                 actors.append(f"{key}:{side}")
     return actors
 
@@ -286,7 +294,7 @@ def apply_default(match_id: int, decision_id: int) -> Outcome | None:
         decision = Decision.objects.filter(
             pk=decision_id, match=match, answered_at__isnull=True
         ).first()
-        if decision is None:
+        if decision is None or match.paused or match.locked:
             return None
         return _default_decision(match, decision)
 
@@ -393,10 +401,20 @@ def close_match(match_id: int, user: AnyUser) -> Match:
 
 def fold(match: Match) -> MatchState:
     """The state rebuilt from the events alone: the first state, then every declaration
-    resolved again with its answers from the same dice stream."""
+    resolved again with its answers from the same dice stream, and every GM ruling applied.
+    Events a rewind undid stay in the record and are skipped."""
+    return _fold_events(match, list(match.events.order_by("number")))
+
+
+def _fold_events(
+    match: Match, events: list[MatchEvent], also_undone: frozenset[int] = frozenset()
+) -> MatchState:
     dice = dice_for(match)
+    undone = undone_numbers(events) | also_undone
     state: MatchState | None = None
-    for event in match.events.order_by("number"):
+    for event in events:
+        if event.number in undone:
+            continue
         if event.type == "match_created":
             state = MatchState.from_json(event.data["state"])
         elif event.type == "declaration" and state is not None:
@@ -408,6 +426,8 @@ def fold(match: Match) -> MatchState:
                 dice,
             )
             state = resolution.state
+        elif event.type in RULING_EVENTS and state is not None:
+            state = _replay_ruling(state, event, dice)
     if state is None:
         raise MatchError("no_record", "The match has no record to fold.")
     return state
@@ -473,6 +493,10 @@ def _require_version(match: Match, version: int | None) -> None:
 def _require_in_play(match: Match) -> None:
     if match.status != Match.Status.IN_PLAY:
         raise MatchError("not_in_play", "The match is not in play.")
+    if match.locked:
+        raise MatchError("locked", "The GM locked the match while a dispute is settled.")
+    if match.paused:
+        raise MatchError("paused", "The GM paused the match.")
 
 
 def _refuse_if_illegal(problem: IllegalAction | None) -> None:
@@ -728,6 +752,7 @@ def expire_deadlines(now: datetime | None = None, limit: int = 1000) -> int:
 def expire_decisions(now: datetime, limit: int = 1000) -> int:
     due = (
         Decision.objects.filter(answered_at__isnull=True, deadline_at__lte=now)
+        .exclude(Q(match__paused=True) | Q(match__locked=True))  # the GM holds the clock
         .order_by("deadline_at")
         .values_list("pk", "match_id")[:limit]
     )
@@ -736,7 +761,9 @@ def expire_decisions(now: datetime, limit: int = 1000) -> int:
 
 def expire_turns(now: datetime, limit: int = 1000) -> int:
     due = (
-        Match.objects.filter(turn_deadline_at__lte=now, status=Match.Status.IN_PLAY)
+        Match.objects.filter(
+            turn_deadline_at__lte=now, status=Match.Status.IN_PLAY, paused=False, locked=False
+        )
         .order_by("turn_deadline_at")
         .values_list("pk", flat=True)[:limit]
     )
@@ -2216,3 +2243,820 @@ def awaiting(user: AnyUser) -> list[Awaiting]:
             found.append(Awaiting(match, "turn", match.turn_deadline_at))
     far = _now() + timedelta(days=3650)
     return sorted(found, key=lambda item: (item.deadline_at or far, item.match.pk))
+
+
+# -- game masters: disputes and rulings ----------------------------------------------------------
+#
+# Every ruling is an event of the match with the GM's note, a system post in the thread and an
+# entry of the audit log. Rulings that change the game (rewind, reroll, correction, award,
+# match_ended) are applied by ``fold`` like declarations; the state is then rebuilt from the
+# events, never patched. A rewind or a re-roll lists in its data the events it undid (they stay
+# in the record) and moves the dice stream forward past every index already read, so that no
+# roll is ever read twice for a different purpose.
+
+ACTING_EVENTS = frozenset(("declaration", "granted_reroll"))
+RULING_EVENTS = frozenset(("rewind", "granted_reroll", "correction", "award", "match_ended"))
+REWINDABLE = ACTING_EVENTS | frozenset(("correction", "award", "match_ended"))
+# What happened around the play (disputes, the clocks, the coaches) is never undone.
+AROUND_PLAY = frozenset(
+    (
+        "dispute_raised",
+        "dismissed",
+        "upheld",
+        "deadline_extended",
+        "deadline_set",
+        "paused",
+        "resumed",
+        "locked",
+        "unlocked",
+        "coach_replaced",
+        "match_closed",
+    )
+)
+CORRECTABLE = frozenset(("state", "at"))
+ON_PITCH = frozenset(("standing", "prone", "stunned"))
+NOTE_MAX = 2000
+
+
+class SplicedDice:
+    """The dice of a granted re-roll. The engine reads indexes ``start, start + 1, ...``: the
+    first ones are the rolls made before the disputed one, read again from the indexes they
+    came from (``keep``); the disputed roll and every later one come from ``new_from`` on, a
+    part of the stream nobody has seen."""
+
+    def __init__(self, base: Dice, start: int, keep: list[int], new_from: int) -> None:
+        self.base = base
+        self.start = start
+        self.keep = keep
+        self.new_from = new_from
+
+    def actual(self, index: int) -> int:
+        i = index - self.start
+        return self.keep[i] if i < len(self.keep) else self.new_from + i - len(self.keep)
+
+    def face(self, index: int, sides: int) -> int:
+        return self.base.face(self.actual(index), sides)
+
+
+def _replay_ruling(state: MatchState, event: MatchEvent, dice: Dice) -> MatchState:
+    data = event.data
+    if event.type == "rewind":
+        rewound = state.copy()
+        rewound.pending = None
+        rewound.dice_used = data["dice_used"]
+        return rewound
+    if event.type == "granted_reroll":
+        spliced = SplicedDice(dice, state.dice_used, data["keep"], data["new_from"])
+        resolution = resolve(
+            state,
+            data["actor"],
+            Declaration.from_json(data["declaration"]),
+            tuple(Answer.from_json(a) for a in data["answers"]),
+            spliced,
+        )
+        after = resolution.state
+        after.dice_used = spliced.actual(after.dice_used)
+        return after
+    if event.type == "correction":
+        return _corrected(state, data["player"], data["changes"])
+    if event.type == "award":
+        return _finished(state, data["winner"], data["score"], "award")
+    leader = _leader(state.score)
+    return _finished(state, leader, state.score, "gm")
+
+
+def _leader(score: dict[str, int]) -> str | None:
+    if score["home"] == score["away"]:
+        return None
+    return "home" if score["home"] > score["away"] else "away"
+
+
+def _finished(state: MatchState, winner: str | None, score: dict[str, int], by: str) -> MatchState:
+    done = state.copy()
+    done.pending = None
+    done.phase = "finished"
+    done.score = {"home": int(score["home"]), "away": int(score["away"])}
+    done.result = {"winner": winner, "score": dict(done.score), "by": by}
+    return done
+
+
+def _corrected(state: MatchState, player: str, changes: dict[str, Any]) -> MatchState:
+    """The state with one player's state or square changed (raises ValueError if illegal)."""
+    data = state.to_json()
+    if player not in data["players"]:
+        raise ValueError(f"There is no player {player}.")
+    if not set(changes) <= CORRECTABLE or not changes:
+        raise ValueError("A correction changes a player's state or square.")
+    shown = data["players"][player]
+    shown.update(changes)
+    if shown["state"] not in ON_PITCH:
+        shown["at"] = None
+    if data["ball"]["carrier"] == player:
+        if shown["state"] != "standing" or shown["at"] is None:
+            raise ValueError("The ball carrier must stay standing on the pitch.")
+        data["ball"]["at"] = shown["at"]
+    return MatchState.from_json(data)
+
+
+def _pk(user: AnyUser) -> int:
+    """The id of a user already known to be logged in."""
+    assert user.pk is not None
+    return int(user.pk)
+
+
+def _gm_match(match_id: int, user: AnyUser) -> Match:
+    match = _locked(match_id)
+    if not is_match_gm(match, user):
+        raise MatchError("not_gm", "Only the match's game master may do that.")
+    return match
+
+
+def _clean_note(note: str) -> str:
+    note = note.strip()
+    if len(note) > NOTE_MAX:
+        raise MatchError("too_long", f"A note has at most {NOTE_MAX} characters.")
+    return note
+
+
+def _gm_event(
+    match: Match,
+    gm: AnyUser,
+    action: str,
+    data: dict[str, Any],
+    *,
+    note: str = "",
+    dispute: Dispute | None = None,
+) -> MatchEvent:
+    """A GM action in the record: an event, a system post carrying the note, an audit entry."""
+    state = load_state(match)
+    data = {**data, "gm": gm.pk, "note": note}
+    if dispute is not None:
+        data["dispute"] = dispute.pk
+    shown = {k: v for k, v in data.items() if k not in ("undone", "answers", "keep", "note")}
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        author=gm,
+        text=note,
+        summary={"message": action, **shown},
+    )
+    event = _append_event(match, state, action, data, post)
+    AuditEntry.objects.create(
+        league_id=match.league_id,
+        match=match,
+        gm_id=_pk(gm),
+        action=action,
+        note=note,
+        data=shown,
+    )
+    return event
+
+
+def _live(events: list[MatchEvent], number: int | None) -> MatchEvent:
+    found = next((e for e in events if e.number == number), None)
+    if found is None or found.number in undone_numbers(events):
+        raise MatchError("no_event", "There is no such event in play.")
+    return found
+
+
+def _acting_event(events: list[MatchEvent], event: MatchEvent) -> MatchEvent:
+    """The event to go back before: the declaration (or re-roll) whose resolution produced
+    ``event``, or the ruling itself."""
+    if event.type in REWINDABLE:
+        return event
+    undone = undone_numbers(events)
+    acting = [
+        e
+        for e in events
+        if e.type in ACTING_EVENTS
+        and e.number < event.number
+        and e.post_id == event.post_id
+        and e.number not in undone
+    ]
+    if event.post_id is None or not acting:
+        raise MatchError("not_rewindable", "That event is not part of the play.")
+    return acting[-1]
+
+
+def _taken_back(events: list[MatchEvent], target: MatchEvent) -> list[int]:
+    undone = undone_numbers(events)
+    return [
+        e.number
+        for e in events
+        if e.number >= target.number and e.number not in undone and e.type not in AROUND_PLAY
+    ]
+
+
+def _dice_indexes(event: MatchEvent) -> list[int]:
+    """The stream indexes a declaration or a re-roll read, in order."""
+    data = event.data
+    if event.type == "declaration":
+        return list(range(data["dice_from"], data["dice_to"]))
+    return [*data["keep"], *range(data["new_from"], data["dice_to"])]
+
+
+def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
+    """The first index of the stream nobody has seen: past every roll recorded and past the
+    rolls a pending decision already showed."""
+    state = load_state(match)
+    high = state.dice_used
+    pending = state.pending
+    if pending is not None and pending.declaration is not None:
+        shown = resolve(
+            state,
+            pending.actor,
+            Declaration.from_json(pending.declaration),
+            tuple(Answer.from_json(a) for a in pending.answers),
+            dice_for(match),
+        )
+        high += shown.dice_read
+    for event in events:
+        high = max(high, event.data.get("dice_to", 0), event.data.get("dice_used", 0))
+    return high
+
+
+def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
+    """After a ruling that changes the game: the state rebuilt from the events, the open
+    questions withdrawn, the status following the new state, and (after a rewind or a
+    re-roll, when play goes back) a fresh turn clock."""
+    state = fold(match)
+    match.state = state.to_json(compact=True)
+    Decision.objects.filter(match=match, answered_at__isnull=True).update(
+        answered_at=timezone.now(), answer="withdrawn"
+    )
+    if state.phase == "finished":
+        match.status = Match.Status.POST_MATCH
+        match.turn_deadline_at = None
+    else:
+        match.status = Match.Status.IN_PLAY
+        if not restart_clock and match.turn_deadline_at is not None:
+            return state
+        hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
+        match.turn_deadline_at = timezone.now() + timedelta(hours=hours)
+        if match.clock_stopped_at is not None:
+            match.clock_stopped_at = timezone.now()
+    return state
+
+
+def _require_rulable(match: Match) -> None:
+    if match.status in (Match.Status.FINISHED, Match.Status.SCHEDULED):
+        raise MatchError("match_over", "The match is closed: its dice seed is public.")
+
+
+def raise_dispute(
+    match_id: int,
+    user: AnyUser,
+    *,
+    reason: str,
+    event_number: int | None = None,
+    post_number: int | None = None,
+) -> Dispute:
+    """A coach of the match objects to an event or a post, with a reason."""
+    reason = reason.strip()
+    if not reason:
+        raise MatchError("empty", "Say what is wrong.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        actors = actors_for(match, user)
+        if not actors:
+            raise MatchError("not_in_match", "Only the match's coaches raise disputes.")
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("match_over", "The match is closed.")
+        event = post = None
+        if event_number is not None:
+            event = match.events.filter(number=event_number).first()
+            if event is None:
+                raise MatchError("no_event", "There is no such event.")
+        if post_number is not None:
+            post = match.posts.filter(number=post_number).first()
+            if post is None:
+                raise MatchError("no_post", "There is no such post.")
+        if event is None and post is None:
+            raise MatchError("malformed", "A dispute is about an event or a post.")
+        if len(reason) > NOTE_MAX:
+            raise MatchError("too_long", f"A reason has at most {NOTE_MAX} characters.")
+        dispute = Dispute.objects.create(
+            match=match,
+            raised_by_id=_pk(user),
+            actor=actors[0],
+            event=event,
+            post=post,
+            reason=reason,
+        )
+        state = load_state(match)
+        data = {
+            "dispute": dispute.pk,
+            "actor": actors[0],
+            "event": event_number,
+            "post": post_number,
+        }
+        thread_post = _new_post(
+            match,
+            state,
+            kind=Post.Kind.SYSTEM,
+            author=user,
+            actor=actors[0],
+            text=reason,
+            summary={"message": "dispute_raised", **data},
+        )
+        _append_event(match, state, "dispute_raised", {**data, "reason": reason}, thread_post)
+        _touch(match)
+        return dispute
+
+
+def rule_on_dispute(
+    match_id: int,
+    user: AnyUser,
+    dispute_id: int,
+    ruling: str,
+    *,
+    note: str = "",
+    event_number: int | None = None,
+    player: str = "",
+    changes: dict[str, Any] | None = None,
+    hours: int = 0,
+    winner: str = "",
+    score: dict[str, int] | None = None,
+) -> MatchEvent:
+    """The match's GM rules on an open dispute; the ruling is an event with the GM's note.
+    ``event_number`` (rewind, grant_reroll) defaults to the disputed event."""
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        dispute = match.disputes.filter(pk=dispute_id).first()
+        if dispute is None:
+            raise MatchError("no_dispute", "There is no such dispute.")
+        if not dispute.is_open:
+            raise MatchError("dispute_closed", "The dispute was already ruled on.")
+        if event_number is None and dispute.event is not None:
+            event_number = dispute.event.number
+        R = Dispute.Ruling
+        if ruling in (R.DISMISS, R.UPHOLD):
+            action = "dismissed" if ruling == R.DISMISS else "upheld"
+            event = _gm_event(match, user, action, {}, note=note, dispute=dispute)
+        elif ruling == R.REWIND:
+            event = _rewind(match, user, event_number, note, dispute)
+        elif ruling == R.GRANT_REROLL:
+            event = _grant_reroll(match, user, event_number, note, dispute)
+        elif ruling == R.CORRECT:
+            event = _correct(match, user, player, changes or {}, note, dispute)
+        elif ruling == R.EXTEND_DEADLINE:
+            event = _extend_deadline(match, user, hours, note, dispute)
+        elif ruling == R.PAUSE:
+            if match.paused:
+                raise MatchError("already_paused", "The match is paused already.")
+            event = _pause(match, user, note, dispute)
+        elif ruling == R.AWARD:
+            event = _award(match, user, winner, score, note, dispute)
+        else:
+            raise MatchError("malformed", f"Unknown ruling {ruling!r}.")
+        dispute.status = Dispute.Status.DISMISSED if ruling == R.DISMISS else Dispute.Status.UPHELD
+        dispute.ruling = ruling
+        dispute.note = note
+        dispute.ruled_at = timezone.now()
+        dispute.save()
+        if match.locked and not match.disputes.filter(status=Dispute.Status.OPEN).exists():
+            match.locked = False
+            _gm_event(match, user, "unlocked", {"automatic": True})
+            _restart_clocks(match)
+        _touch(match)
+        return event
+
+
+def _rewind(
+    match: Match, gm: AnyUser, number: int | None, note: str, dispute: Dispute
+) -> MatchEvent:
+    _require_rulable(match)
+    events = list(match.events.order_by("number"))
+    target = _acting_event(events, _live(events, number))
+    gone = _taken_back(events, target)
+    data = {
+        "to": target.number,
+        "of_event": number,
+        "undone": gone,
+        "dice_used": _dice_high_water(match, events),
+    }
+    event = _gm_event(match, gm, "rewind", data, note=note, dispute=dispute)
+    _refold(match)
+    return event
+
+
+def _grant_reroll(
+    match: Match, gm: AnyUser, number: int | None, note: str, dispute: Dispute
+) -> MatchEvent:
+    """The disputed roll is made again with new dice; the rolls before it in the same action
+    stand, everything after it is resolved anew (later questions take their defaults)."""
+    _require_rulable(match)
+    events = list(match.events.order_by("number"))
+    roll = _live(events, number)
+    if not roll.data.get("faces"):
+        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
+    acting = _acting_event(events, roll)
+    if acting.type not in ACTING_EVENTS:
+        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
+    before = [e for e in events if acting.number < e.number < roll.number]
+    read_before = sum(len(e.data.get("faces", ())) for e in before)
+    answered_before = sum(1 for e in before if e.type == "decision")
+    gone = _taken_back(events, acting)
+    start = _fold_events(match, events, frozenset(gone))
+    spliced = SplicedDice(
+        dice_for(match),
+        start.dice_used,
+        _dice_indexes(acting)[:read_before],
+        _dice_high_water(match, events),
+    )
+    decl = Declaration.from_json(acting.data["declaration"])
+    answers = tuple(Answer.from_json(a) for a in acting.data["answers"][:answered_before])
+    while True:
+        resolution = resolve(start, acting.data["actor"], decl, answers, spliced)
+        if resolution.pending is None:
+            break
+        answers = (*answers, Answer(resolution.pending.kind, resolution.pending.default))
+    data = {
+        "actor": acting.data["actor"],
+        "declaration": acting.data["declaration"],
+        "answers": [a.to_json() for a in answers],
+        "of_event": roll.number,
+        "to": acting.number,
+        "undone": gone,
+        "keep": spliced.keep,
+        "new_from": spliced.new_from,
+        "dice_to": spliced.actual(resolution.state.dice_used),
+    }
+    event = _gm_event(match, gm, "granted_reroll", data, note=note, dispute=dispute)
+    for rolled in resolution.events:
+        _append_event(match, start, rolled.type, rolled.data, event.post)
+    _refold(match)
+    return event
+
+
+def _correct(
+    match: Match,
+    gm: AnyUser,
+    player: str,
+    changes: dict[str, Any],
+    note: str,
+    dispute: Dispute,
+) -> MatchEvent:
+    _require_rulable(match)
+    state = load_state(match)
+    if state.pending is not None:
+        raise MatchError(
+            "decision_pending", "Correct the match once the pending decision is answered."
+        )
+    try:
+        _corrected(state, player, changes)
+    except ValueError as error:
+        raise MatchError("correction_illegal", str(error)) from None
+    data = {"player": player, "changes": dict(changes)}
+    event = _gm_event(match, gm, "correction", data, note=note, dispute=dispute)
+    _refold(match, restart_clock=False)
+    return event
+
+
+def _extend_deadline(
+    match: Match, gm: AnyUser, hours: int, note: str, dispute: Dispute | None
+) -> MatchEvent:
+    if not 0 < hours <= 24 * 30:
+        raise MatchError("malformed", "Extend by 1 to 720 hours.")
+    delta = timedelta(hours=hours)
+    if match.turn_time_left is not None:  # the turn clock stands while a question is open
+        match.turn_time_left += delta
+    elif match.turn_deadline_at is not None:
+        match.turn_deadline_at += delta
+    match.decisions.filter(answered_at__isnull=True, deadline_at__isnull=False).update(
+        deadline_at=F("deadline_at") + delta
+    )
+    return _gm_event(match, gm, "deadline_extended", {"hours": hours}, note=note, dispute=dispute)
+
+
+def _award(
+    match: Match,
+    gm: AnyUser,
+    winner: str,
+    score: dict[str, int] | None,
+    note: str,
+    dispute: Dispute,
+) -> MatchEvent:
+    _require_rulable(match)
+    if winner not in ("home", "away"):
+        raise MatchError("malformed", "The match is awarded to home or away.")
+    state = load_state(match)
+    score = score or dict(state.score)
+    if any(not isinstance(score.get(t), int) or score[t] < 0 for t in ("home", "away")):
+        raise MatchError("malformed", "A score is two numbers of touchdowns.")
+    data = {"winner": winner, "score": {"home": score["home"], "away": score["away"]}}
+    event = _gm_event(match, gm, "award", data, note=note, dispute=dispute)
+    _refold(match)
+    return event
+
+
+# -- game masters: match control -----------------------------------------------------------------
+
+
+def _stop_clocks(match: Match) -> None:
+    if not match.paused and not match.locked:
+        match.clock_stopped_at = timezone.now()
+
+
+def _restart_clocks(match: Match) -> None:
+    """Once neither paused nor locked: every deadline moves on by the time the clocks stood."""
+    if match.paused or match.locked or match.clock_stopped_at is None:
+        return
+    stood = timezone.now() - match.clock_stopped_at
+    match.clock_stopped_at = None
+    if match.turn_deadline_at is not None:
+        match.turn_deadline_at += stood
+    match.decisions.filter(answered_at__isnull=True, deadline_at__isnull=False).update(
+        deadline_at=F("deadline_at") + stood
+    )
+
+
+def _pause(match: Match, gm: AnyUser, note: str, dispute: Dispute | None) -> MatchEvent:
+    _stop_clocks(match)
+    match.paused = True
+    return _gm_event(match, gm, "paused", {}, note=note, dispute=dispute)
+
+
+def pause_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
+    """No declarations, no answers and no deadlines until the GM resumes the match."""
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        if match.paused:
+            raise MatchError("already_paused", "The match is paused already.")
+        event = _pause(match, user, note, None)
+        _touch(match)
+        return event
+
+
+def resume_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        if not match.paused:
+            raise MatchError("not_paused", "The match is not paused.")
+        match.paused = False
+        _restart_clocks(match)
+        event = _gm_event(match, user, "resumed", {}, note=note)
+        _touch(match)
+        return event
+
+
+def lock_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
+    """While a dispute is open the GM may stop play (and the clocks) until it is settled;
+    ruling on the last open dispute lifts the lock."""
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        if match.locked:
+            raise MatchError("already_locked", "The match is locked already.")
+        if not match.disputes.filter(status=Dispute.Status.OPEN).exists():
+            raise MatchError("no_open_dispute", "A match is locked only while a dispute is open.")
+        _stop_clocks(match)
+        match.locked = True
+        event = _gm_event(match, user, "locked", {}, note=note)
+        _touch(match)
+        return event
+
+
+def unlock_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        if not match.locked:
+            raise MatchError("not_locked", "The match is not locked.")
+        match.locked = False
+        _restart_clocks(match)
+        event = _gm_event(match, user, "unlocked", {}, note=note)
+        _touch(match)
+        return event
+
+
+def set_deadline(match_id: int, user: AnyUser, at: Any, *, note: str = "") -> MatchEvent:
+    """The GM sets the current turn's deadline (a datetime in the future)."""
+    note = _clean_note(note)
+    if at is None or at <= timezone.now():
+        raise MatchError("malformed", "A deadline is in the future.")
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        _require_rulable(match)
+        match.turn_deadline_at = at
+        event = _gm_event(match, user, "deadline_set", {"at": at.isoformat()}, note=note)
+        _touch(match)
+        return event
+
+
+def extend_deadline(match_id: int, user: AnyUser, hours: int, *, note: str = "") -> MatchEvent:
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        _require_rulable(match)
+        event = _extend_deadline(match, user, hours, note, None)
+        _touch(match)
+        return event
+
+
+def replace_coach(
+    match_id: int, user: AnyUser, actor: str, username: str, *, note: str = ""
+) -> MatchEvent:
+    """Another user coaches a side of this match in place of an absent coach."""
+    note = _clean_note(note)
+    team_key, _sep, side = actor.partition(":")
+    if team_key not in ("home", "away") or side not in ("captain", "rival"):
+        raise MatchError("malformed", "A side is TEAM:SIDE, such as home:rival.")
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        _require_rulable(match)
+        newcomer = User.objects.filter(username=username).first()
+        if newcomer is None:
+            raise MatchError("no_user", f"There is no user {username}.")
+        if newcomer.pk == match.gm_id:
+            raise MatchError("conflict", "The GM cannot coach in the match it runs.")
+        other = "away" if team_key == "home" else "home"
+        if any(a.startswith(other + ":") for a in actors_for(match, newcomer)):
+            raise MatchError("conflict", f"{username} coaches the other team.")
+        match.substitutes = {**match.substitutes, actor: newcomer.pk}
+        data = {"actor": actor, "user": newcomer.pk, "username": newcomer.username}
+        event = _gm_event(match, user, "coach_replaced", data, note=note)
+        _touch(match)
+        return event
+
+
+def end_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
+    """A match in play ends as it stands (the score decides); a match in its post-match
+    sequence is closed, which publishes its dice seed."""
+    note = _clean_note(note)
+    with transaction.atomic():
+        match = _gm_match(match_id, user)
+        if match.status == Match.Status.IN_PLAY:
+            event = _gm_event(match, user, "match_ended", {}, note=note)
+            _refold(match)
+        elif match.status == Match.Status.POST_MATCH:
+            event = _gm_event(match, user, "match_closed", {}, note=note)
+            match.status = Match.Status.FINISHED
+            match.finished_at = timezone.now()
+            match.turn_deadline_at = None
+        else:
+            raise MatchError("not_in_play", "The match is neither in play nor in its post-match.")
+        _touch(match)
+        return event
+
+
+# -- game masters: leagues and fixtures ----------------------------------------------------------
+
+LEAGUE_SETTINGS = (
+    "name",
+    "starting_treasury",
+    "turn_deadline_hours",
+    "decision_deadline_hours",
+    "blitz_claim_window_hours",
+    "reroll_approval_default",
+    "vacation_days",
+    "points_win",
+    "points_draw",
+    "points_loss",
+)
+
+
+def _league_audit(league: League, gm: AnyUser, action: str, note: str = "", **data: Any) -> None:
+    AuditEntry.objects.create(league=league, gm_id=_pk(gm), action=action, note=note, data=data)
+
+
+def _gm_league(league_id: int, user: AnyUser) -> League:
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise MatchError("no_league", "There is no such league.")
+    if not user.is_authenticated or user.pk != league.gm_id:
+        raise MatchError("not_gm", "Only the league's game master may do that.")
+    return league
+
+
+def create_league(user: AnyUser, settings: dict[str, Any]) -> League:
+    """A game master opens a league with its settings (the form checked their values)."""
+    if not is_game_master(user):
+        raise MatchError("not_gm", "Only a game master creates leagues.")
+    with transaction.atomic():
+        if League.objects.filter(name__iexact=settings["name"]).exists():
+            raise MatchError("name_taken", "A league of that name exists.")
+        values = {k: settings[k] for k in LEAGUE_SETTINGS if k in settings}
+        league = League.objects.create(gm_id=_pk(user), **values)
+        _league_audit(league, user, "league_created")
+        return league
+
+
+def update_league(league_id: int, user: AnyUser, settings: dict[str, Any]) -> League:
+    with transaction.atomic():
+        league = _gm_league(league_id, user)
+        name = settings.get("name", league.name)
+        if League.objects.filter(name__iexact=name).exclude(pk=league.pk).exists():
+            raise MatchError("name_taken", "A league of that name exists.")
+        changed = {}
+        for key in LEAGUE_SETTINGS:
+            if key in settings and getattr(league, key) != settings[key]:
+                changed[key] = settings[key]
+                setattr(league, key, settings[key])
+        league.save()
+        _league_audit(league, user, "league_updated", changed=sorted(changed))
+        return league
+
+
+def join_league(user: AnyUser, league_id: int, team_id: int) -> Team:
+    """A captain brings a team that plays in no league into this one."""
+    with transaction.atomic():
+        league = League.objects.filter(pk=league_id).first()
+        team = Team.objects.select_for_update().filter(pk=team_id).first()
+        if league is None or team is None:
+            raise MatchError("no_league", "There is no such league or team.")
+        if not user.is_authenticated or user.pk != team.captain_id:
+            raise MatchError("not_captain", "Only the team's captain brings it into a league.")
+        if team.league_id is not None:
+            raise MatchError("in_a_league", "The team plays in a league already.")
+        if league.teams.filter(name__iexact=team.name).exists():
+            raise MatchError("name_taken", "The league has a team of that name.")
+        team.league = league
+        team.save(update_fields=["league"])
+        return team
+
+
+def _league_team(league: League, team_id: int) -> Team:
+    team = league.teams.filter(pk=team_id).first()
+    if team is None:
+        raise MatchError("not_in_league", "The team does not play in this league.")
+    return team
+
+
+def add_fixture(
+    league_id: int,
+    user: AnyUser,
+    *,
+    round: int,
+    home_id: int,
+    away_id: int,
+    scheduled_for: Any = None,
+) -> Fixture:
+    """The GM schedules one fixture by hand."""
+    with transaction.atomic():
+        league = _gm_league(league_id, user)
+        home, away = _league_team(league, home_id), _league_team(league, away_id)
+        if home.pk == away.pk:
+            raise MatchError("same_team", "A team cannot play itself.")
+        if round < 1:
+            raise MatchError("malformed", "Rounds count from 1.")
+        teams = [home.pk, away.pk]
+        busy = league.fixtures.filter(round=round).filter(
+            Q(home_id__in=teams) | Q(away_id__in=teams)
+        )
+        if busy.exists():
+            raise MatchError("busy", "A team already plays in that round.")
+        fixture = Fixture.objects.create(
+            league=league, round=round, home=home, away=away, scheduled_for=scheduled_for
+        )
+        _league_audit(league, user, "fixture_added", round=round, home=home.name, away=away.name)
+        return fixture
+
+
+def generate_round_robin(
+    league_id: int, user: AnyUser, *, first_date: Any = None, days_between: int = 7
+) -> list[Fixture]:
+    """Every team of the league meets every other once, in rounds after the scheduled ones."""
+    with transaction.atomic():
+        league = _gm_league(league_id, user)
+        teams = list(league.teams.order_by("name", "pk"))
+        if len(teams) < 2:
+            raise MatchError("too_few_teams", "A season needs at least two teams.")
+        after = league.fixtures.aggregate(n=Max("round"))["n"] or 0
+        fixtures = []
+        for index, pairs in enumerate(leagues.round_robin([t.pk for t in teams])):
+            day = first_date + timedelta(days=days_between * index) if first_date else None
+            for home_id, away_id in pairs:
+                fixtures.append(
+                    Fixture.objects.create(
+                        league=league,
+                        round=after + index + 1,
+                        home_id=home_id,
+                        away_id=away_id,
+                        scheduled_for=day,
+                    )
+                )
+        _league_audit(league, user, "round_robin", teams=len(teams), fixtures=len(fixtures))
+        return fixtures
+
+
+def start_fixture(fixture_id: int, user: AnyUser) -> Match:
+    """The GM opens the match of a fixture; the league's GM runs it."""
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().filter(pk=fixture_id).first()
+        if fixture is None:
+            raise MatchError("no_fixture", "There is no such fixture.")
+        league = _gm_league(fixture.league_id, user)
+        if fixture.match_id is not None:
+            raise MatchError("started", "The fixture's match exists already.")
+        match = create_match(home=fixture.home, away=fixture.away, gm=league.gm, league=league)
+        fixture.match = match
+        fixture.save(update_fields=["match"])
+        AuditEntry.objects.create(
+            league=league, match=match, gm_id=_pk(user), action="fixture_started", data={}
+        )
+        return match

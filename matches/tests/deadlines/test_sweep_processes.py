@@ -24,7 +24,7 @@ from matches import services
 from matches.models import Match, Post
 from matches.tests.deadlines.conftest import STANDARD, put
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # One xdist group: the workers of two test processes would share one broker queue.
 pytestmark = [
     pytest.mark.worker,

@@ -1,0 +1,117 @@
+"""Forms of the GM's work: disputes and rulings, match control, leagues and fixtures."""
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import Dispute
+from matches.services import LEAGUE_SETTINGS
+from teams.models import League, Team
+
+PLAYER_STATES = [
+    ("", _("unchanged")),
+    ("standing", _("standing")),
+    ("prone", _("prone")),
+    ("stunned", _("stunned")),
+    ("reserves", _("reserves")),
+    ("ko", _("knocked out")),
+    ("casualty", _("casualty")),
+    ("sent_off", _("sent off")),
+]
+SIDES = [
+    ("home:captain", _("home captain")),
+    ("home:rival", _("home rival")),
+    ("away:captain", _("away captain")),
+    ("away:rival", _("away rival")),
+]
+WINNERS = [("", "—"), ("home", _("home")), ("away", _("away"))]
+
+
+class DisputeForm(forms.Form):
+    event = forms.IntegerField(label=_("Event"), required=False, min_value=1)
+    post = forms.IntegerField(label=_("Post"), required=False, min_value=1)
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("event") is None and data.get("post") is None:
+            raise forms.ValidationError(_("Choose the event or the post you dispute."))
+        return data
+
+
+class RulingForm(forms.Form):
+    ruling = forms.ChoiceField(label=_("Ruling"), choices=Dispute.Ruling.choices)
+    note = forms.CharField(
+        label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    event = forms.IntegerField(label=_("Event"), required=False, min_value=1)
+    player = forms.CharField(label=_("Player"), required=False, max_length=8)
+    state = forms.ChoiceField(label=_("New state"), choices=PLAYER_STATES, required=False)
+    at = forms.CharField(label=_("New square"), required=False, max_length=4)
+    hours = forms.IntegerField(label=_("Hours"), required=False, min_value=1, max_value=720)
+    winner = forms.ChoiceField(label=_("Winner"), choices=WINNERS, required=False)
+    home_score = forms.IntegerField(label=_("Home score"), required=False, min_value=0)
+    away_score = forms.IntegerField(label=_("Away score"), required=False, min_value=0)
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        changes = {}
+        if data["state"]:
+            changes["state"] = data["state"]
+        if data["at"]:
+            changes["at"] = data["at"].strip().upper()
+        score = None
+        if data["home_score"] is not None and data["away_score"] is not None:
+            score = {"home": data["home_score"], "away": data["away_score"]}
+        return {
+            "note": data["note"],
+            "event_number": data["event"],
+            "player": data["player"].strip(),
+            "changes": changes,
+            "hours": data["hours"] or 0,
+            "winner": data["winner"],
+            "score": score,
+        }
+
+
+class ControlForm(forms.Form):
+    note = forms.CharField(label=_("Note"), required=False, max_length=2000)
+    hours = forms.IntegerField(label=_("Hours"), required=False, min_value=1, max_value=720)
+    at = forms.DateTimeField(
+        label=_("New deadline"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    actor = forms.ChoiceField(label=_("Side"), choices=SIDES, required=False)
+    username = forms.CharField(label=_("New coach"), required=False, max_length=150)
+
+
+class LeagueForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = League
+        fields = list(LEAGUE_SETTINGS)
+
+
+class FixtureForm(forms.Form):
+    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=999)
+    home = forms.ModelChoiceField(label=_("Home"), queryset=Team.objects.none())
+    away = forms.ModelChoiceField(label=_("Away"), queryset=Team.objects.none())
+    scheduled_for = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        teams = league.teams.order_by("name")
+        self.fields["home"].queryset = teams  # type: ignore[attr-defined]
+        self.fields["away"].queryset = teams  # type: ignore[attr-defined]
+
+
+class RoundRobinForm(forms.Form):
+    first_date = forms.DateField(
+        label=_("First round on"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    days_between = forms.IntegerField(
+        label=_("Days between rounds"), min_value=1, max_value=60, initial=7
+    )

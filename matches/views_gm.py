@@ -1,0 +1,420 @@
+"""The GM's pages and the coaches' side of disputes: the dispute queue, a match's disputes
+and rulings, match control, and the leagues (fixtures, results, standings, leaders, audit).
+Every change goes through matches.services; these views only read forms and show results."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bbweb.roles import is_game_master
+from matches import leagues, services
+from matches.forms_gm import (
+    PLAYER_STATES,
+    ControlForm,
+    DisputeForm,
+    FixtureForm,
+    LeagueForm,
+    RoundRobinForm,
+    RulingForm,
+)
+from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent
+from teams.models import League, Team
+
+FORBIDDEN = frozenset(("not_gm", "not_in_match", "not_captain"))
+CONTROLS = ("pause", "resume", "lock", "unlock", "extend", "deadline", "replace", "end")
+
+# -- access helpers ------------------------------------------------------------------------------
+
+
+def _match(request: HttpRequest, pk: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("home_team", "away_team"), pk=pk)
+    user = request.user
+    insider = services.actors_for(match, user) or services.is_match_gm(match, user)
+    if not match.is_public and not insider:
+        raise Http404
+    return match
+
+
+def _forbidden(request: HttpRequest, message: str, back: str) -> HttpResponse:
+    context = {"message": message, "back": back}
+    return render(request, "matches/gm_forbidden.html", context, status=403)
+
+
+def _back(request: HttpRequest, default: str) -> str:
+    """Where a form came from (the match page that includes the disputes partial, say)."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
+        return wanted
+    return default
+
+
+def _act(request: HttpRequest, back: str, action: Callable[[], Any], done: str) -> HttpResponse:
+    """Run a service call: 403 when the user may not, a message either way, then back."""
+    try:
+        action()
+    except services.MatchError as refused:
+        if refused.code in FORBIDDEN:
+            return _forbidden(request, refused.message, back)
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, done)
+    return redirect(back)
+
+
+def _form_errors(request: HttpRequest, form: Any) -> None:
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+
+
+# -- the disputes of a match ---------------------------------------------------------------------
+
+
+def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
+    """One line for an event: its number, what it is, whose, the dice and the result."""
+    data = event.data
+    parts = [f"#{event.number}", event.type.replace("_", " ")]
+    who = data.get("player")
+    if isinstance(who, str) and who:
+        name = lineup.get(who, {}).get("name")
+        parts.append(f"{name} ({who})" if name else who)
+    if data.get("faces"):
+        parts.append("[" + " ".join(str(f) for f in data["faces"]) + "]")
+    if data.get("target") is not None and data.get("faces"):
+        parts.append(_("needs %(target)s") % {"target": data["target"]})
+    if data.get("result") is not None:
+        parts.append(str(data["result"]))
+    if event.type == "declaration":
+        decl = data["declaration"]
+        parts.append(f"{data['actor']} {decl.get('action')} {decl.get('player') or ''}".strip())
+    return " · ".join(parts)
+
+
+def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """The context of templates/matches/_disputes.html, for any page that includes it."""
+    events = list(match.events.order_by("number"))
+    undone = leagues.undone_numbers(events)
+    coaching = bool(services.actors_for(match, request.user))
+    is_gm = services.is_match_gm(match, request.user)
+    rolls = [e for e in events if e.data.get("faces") and e.number not in undone]
+    return {
+        "match": match,
+        "disputes": match.disputes.select_related("raised_by", "event", "post"),
+        "can_dispute": coaching and match.status != Match.Status.FINISHED,
+        "is_gm": is_gm,
+        "dispute_targets": [(e.number, describe(e, match.lineup)) for e in rolls[-40:]][::-1],
+        "players": sorted(
+            ((pid, f"{pid} {facts.get('name', '')}") for pid, facts in match.lineup.items()),
+            key=lambda item: (item[0][0] != "h", int(item[0][1:])),
+        ),
+        "rulings": Dispute.Ruling.choices,
+        "player_states": PLAYER_STATES,
+        "next": request.get_full_path(),
+    }
+
+
+def _record(match: Match) -> list[dict[str, Any]]:
+    """The thread: each post with the events it carries, the undone ones marked."""
+    events = list(match.events.order_by("number"))
+    undone = leagues.undone_numbers(events)
+    by_post: dict[int | None, list[dict[str, Any]]] = {}
+    for event in events:
+        by_post.setdefault(event.post_id, []).append(
+            {
+                "event": event,
+                "text": describe(event, match.lineup),
+                "undone": event.number in undone,
+            }
+        )
+    return [
+        {"post": post, "events": by_post.get(post.pk, [])}
+        for post in match.posts.select_related("author").order_by("number")
+    ]
+
+
+@require_GET
+def match_disputes(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match(request, pk)
+    context = {**disputes_context(request, match), "record": _record(match)}
+    return render(request, "matches/disputes.html", context)
+
+
+@login_required
+@require_POST
+def raise_dispute(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match(request, pk)
+    back = _back(request, reverse("gm:match_disputes", args=[match.pk]))
+    form = DisputeForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(back)
+    return _act(
+        request,
+        back,
+        lambda: services.raise_dispute(
+            match.pk,
+            request.user,
+            reason=form.cleaned_data["reason"],
+            event_number=form.cleaned_data["event"],
+            post_number=form.cleaned_data["post"],
+        ),
+        _("Your dispute is with the GM."),
+    )
+
+
+@login_required
+@require_POST
+def rule(request: HttpRequest, pk: int, dispute_id: int) -> HttpResponse:
+    match = _match(request, pk)
+    back = _back(request, reverse("gm:match_disputes", args=[match.pk]))
+    if not services.is_match_gm(match, request.user):
+        return _forbidden(request, _("Only the match's game master rules on disputes."), back)
+    form = RulingForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(back)
+    ruling = form.cleaned_data["ruling"]
+    return _act(
+        request,
+        back,
+        lambda: services.rule_on_dispute(
+            match.pk, request.user, dispute_id, ruling, **form.service_arguments()
+        ),
+        _("Ruled: %(ruling)s.") % {"ruling": Dispute.Ruling(ruling).label},
+    )
+
+
+@login_required
+@require_POST
+def control(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    match = _match(request, pk)
+    back = _back(request, reverse("gm:match_disputes", args=[match.pk]))
+    if action not in CONTROLS:
+        raise Http404
+    if not services.is_match_gm(match, request.user):
+        return _forbidden(request, _("Only the match's game master controls it."), back)
+    form = ControlForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(back)
+    data, user, note = form.cleaned_data, request.user, form.cleaned_data["note"]
+    calls: dict[str, Callable[[], Any]] = {
+        "pause": lambda: services.pause_match(match.pk, user, note=note),
+        "resume": lambda: services.resume_match(match.pk, user, note=note),
+        "lock": lambda: services.lock_match(match.pk, user, note=note),
+        "unlock": lambda: services.unlock_match(match.pk, user, note=note),
+        "extend": lambda: services.extend_deadline(match.pk, user, data["hours"] or 0, note=note),
+        "deadline": lambda: services.set_deadline(match.pk, user, data["at"], note=note),
+        "replace": lambda: services.replace_coach(
+            match.pk, user, data["actor"], data["username"], note=note
+        ),
+        "end": lambda: services.end_match(match.pk, user, note=note),
+    }
+    return _act(request, back, calls[action], _("Done."))
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest) -> HttpResponse:
+    """The GM's open disputes across the matches it runs, oldest first."""
+    user = request.user
+    if not isinstance(user, User) or not is_game_master(user):
+        return _forbidden(request, _("The dispute queue is for game masters."), reverse("home"))
+    disputes = (
+        Dispute.objects.filter(match__gm=user, status=Dispute.Status.OPEN)
+        .select_related("match__home_team", "match__away_team", "raised_by", "event")
+        .order_by("created_at", "pk")
+    )
+    return render(request, "matches/gm_queue.html", {"disputes": disputes})
+
+
+# -- leagues -------------------------------------------------------------------------------------
+
+
+def _league(league_id: int) -> League:
+    return get_object_or_404(League.objects.select_related("gm"), pk=league_id)
+
+
+def _sees_audit(user: Any, league: League) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.pk == league.gm_id:
+        return True
+    return league.teams.filter(Q(captain=user) | Q(rival=user)).exists()
+
+
+@require_GET
+def league_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "leagues/list.html",
+        {
+            "leagues": League.objects.select_related("gm"),
+            "can_create": is_game_master(request.user),
+        },
+    )
+
+
+@require_GET
+def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(league_id)
+    season = leagues.season(league)
+    fixtures = league.fixtures.select_related("home", "away", "match")
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for fixture in fixtures:
+        result = season.results.get(fixture.match_id) if fixture.match_id else None
+        rounds.setdefault(fixture.round, []).append({"fixture": fixture, "result": result})
+    user = request.user
+    joinable = (
+        Team.objects.filter(captain=user, league__isnull=True) if user.is_authenticated else []
+    )
+    context = {
+        "league": league,
+        "teams": league.teams.select_related("captain", "rival"),
+        "rounds": sorted(rounds.items()),
+        "table": season.table,
+        "leaders": season.leaders,
+        "is_gm": user.is_authenticated and user.pk == league.gm_id,
+        "audit": (
+            AuditEntry.objects.filter(league=league).select_related("gm", "match")[:100]
+            if _sees_audit(user, league)
+            else None
+        ),
+        "joinable": joinable,
+    }
+    return render(request, "leagues/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_create(request: HttpRequest) -> HttpResponse:
+    if not is_game_master(request.user):
+        return _forbidden(request, _("Only game masters create leagues."), reverse("gm:leagues"))
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.create_league(request.user, form.cleaned_data)
+        except services.MatchError as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("The league %(name)s is open.") % {"name": league.name})
+            return redirect("gm:league", league.pk)
+    return render(request, "leagues/form.html", {"form": form, "league": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_edit(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(league_id)
+    back = reverse("gm:league", args=[league.pk])
+    if request.user.pk != league.gm_id:
+        return _forbidden(request, _("Only the league's game master changes it."), back)
+    form = LeagueForm(request.POST or None, instance=League.objects.get(pk=league.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_league(league.pk, request.user, form.cleaned_data)
+        except services.MatchError as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("Settings saved."))
+            return redirect(back)
+    return render(request, "leagues/form.html", {"form": form, "league": league})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def league_schedule(request: HttpRequest, league_id: int) -> HttpResponse:
+    """Fixtures by hand (POST) and the page with the round-robin generator."""
+    league = _league(league_id)
+    back = reverse("gm:schedule", args=[league.pk])
+    if request.user.pk != league.gm_id:
+        return _forbidden(request, _("Only the league's game master schedules it."), back)
+    form = FixtureForm(request.POST or None, league=league)
+    if request.method == "POST":
+        if not form.is_valid():
+            _form_errors(request, form)
+            return redirect(back)
+        data = form.cleaned_data
+        return _act(
+            request,
+            back,
+            lambda: services.add_fixture(
+                league.pk,
+                request.user,
+                round=data["round"],
+                home_id=data["home"].pk,
+                away_id=data["away"].pk,
+                scheduled_for=data["scheduled_for"],
+            ),
+            _("Fixture added."),
+        )
+    context = {
+        "league": league,
+        "form": form,
+        "round_robin": RoundRobinForm(),
+        "fixtures": league.fixtures.select_related("home", "away", "match"),
+    }
+    return render(request, "leagues/schedule.html", context)
+
+
+@login_required
+@require_POST
+def league_round_robin(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(league_id)
+    back = reverse("gm:schedule", args=[league.pk])
+    form = RoundRobinForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(back)
+    return _act(
+        request,
+        back,
+        lambda: services.generate_round_robin(
+            league.pk,
+            request.user,
+            first_date=form.cleaned_data["first_date"],
+            days_between=form.cleaned_data["days_between"],
+        ),
+        _("The season is scheduled."),
+    )
+
+
+@login_required
+@require_POST
+def fixture_start(request: HttpRequest, fixture_id: int) -> HttpResponse:
+    fixture = get_object_or_404(Fixture, pk=fixture_id)
+    back = reverse("gm:schedule", args=[fixture.league_id])
+    return _act(
+        request,
+        back,
+        lambda: services.start_fixture(fixture.pk, request.user),
+        _("The match is open."),
+    )
+
+
+@login_required
+@require_POST
+def league_join(request: HttpRequest, league_id: int) -> HttpResponse:
+    league = _league(league_id)
+    back = reverse("gm:league", args=[league.pk])
+    try:
+        team_id = int(request.POST.get("team", ""))
+    except ValueError:
+        messages.error(request, _("Choose a team."))
+        return redirect(back)
+    return _act(
+        request,
+        back,
+        lambda: services.join_league(request.user, league.pk, team_id),
+        _("Your team joined the league."),
+    )
