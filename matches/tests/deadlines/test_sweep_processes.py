@@ -147,7 +147,9 @@ def redis_url() -> str:
     url = os.environ.get("REDIS_URL", "")
     if not url or connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)")
-    return url
+    # A database of the server's own: a worker killed here, or its pool's children, must never
+    # take the tasks of the in-process worker tests from the shared queue.
+    return url.rsplit("/", 1)[0] + "/15"
 
 
 @pytest.fixture
