@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from bbweb.roles import is_game_master
@@ -526,21 +526,15 @@ def _settle(
     if resolution.pending is not None:
         decision = _open_decision(match, resolution)
     else:
-        _append_event(
-            match,
-            before,
-            "declaration",
-            {
-                "actor": actor,
-                "declaration": decl.to_json(),
-                "answers": [a.to_json() for a in answers],
-                "dice_from": before.dice_used,
-                "dice_to": resolution.state.dice_used,
-            },
-            post,
-        )
-        for event in resolution.events:
-            _append_event(match, before, event.type, event.data, post)
+        record = {
+            "actor": actor,
+            "declaration": decl.to_json(),
+            "answers": [a.to_json() for a in answers],
+            "dice_from": before.dice_used,
+            "dice_to": resolution.state.dice_used,
+        }
+        events = [(event.type, event.data) for event in resolution.events]
+        _append_events(match, before, [("declaration", record), *events], post)
         _after_resolution(match, before, resolution.state)
     match.state = resolution.state.to_json(compact=True)
     _touch(match)
@@ -594,10 +588,10 @@ def _new_post(
     summary: dict[str, Any] | None = None,
     idempotency_key: str = "",
 ) -> Post:
-    number = (match.posts.aggregate(n=Max("number"))["n"] or 0) + 1
-    return Post.objects.create(
+    heads = _heads(match)
+    post = Post.objects.create(
         match=match,
-        number=number,
+        number=heads.post + 1,
         kind=kind,
         author_id=author.pk if author is not None and author.is_authenticated else None,
         actor=actor,
@@ -610,24 +604,69 @@ def _new_post(
         summary=summary or {},
         idempotency_key=idempotency_key if author is not None else "",
     )
+    heads.post = post.number
+    return post
+
+
+@dataclass
+class _Heads:
+    """The last post number and the last event (number, hash) of a match, read once per
+    write once the match is locked, and moved on in memory as posts and events are added."""
+
+    post: int
+    event: int
+    hash: str
+
+
+def _heads(match: Match) -> _Heads:
+    heads: _Heads | None = getattr(match, "_heads", None)
+    if heads is None:
+        last_post = Post.objects.filter(match=OuterRef("pk")).order_by("-number")
+        last_event = MatchEvent.objects.filter(match=OuterRef("pk")).order_by("-number")
+        post, event, hash = (
+            Match.objects.filter(pk=match.pk)
+            .values_list(
+                Subquery(last_post.values("number")[:1]),
+                Subquery(last_event.values("number")[:1]),
+                Subquery(last_event.values("hash")[:1]),
+            )
+            .get()
+        )
+        heads = _Heads(post or 0, event or 0, hash or GENESIS_HASH)
+        match._heads = heads  # type: ignore[attr-defined]
+    return heads
 
 
 def _append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
-    last = match.events.order_by("-number").values_list("number", "hash").first()
-    number, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
-    return MatchEvent.objects.create(
-        match=match,
-        number=number,
-        type=type,
-        data=data,
-        half=state.half,
-        turn=state.turn.get(state.active, 0),
-        post=post,
-        prev_hash=prev_hash,
-        hash=MatchEvent.chain_hash(prev_hash, number, type, data),
-    )
+    return _append_events(match, state, [(type, data)], post)[0]
+
+
+def _append_events(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> list[MatchEvent]:
+    """Events at the end of the match's hash chain, in one insert."""
+    heads = _heads(match)
+    rows = []
+    for type, data in events:
+        number = heads.event + 1
+        digest = MatchEvent.chain_hash(heads.hash, number, type, data)
+        rows.append(
+            MatchEvent(
+                match=match,
+                number=number,
+                type=type,
+                data=data,
+                half=state.half,
+                turn=state.turn.get(state.active, 0),
+                post=post,
+                prev_hash=heads.hash,
+                hash=digest,
+            )
+        )
+        heads.event, heads.hash = number, digest
+    return MatchEvent.objects.bulk_create(rows)
 
 
 def expire_deadlines(limit: int = 100) -> int:

@@ -16,6 +16,7 @@ from matches.access import may_read
 from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm, ScheduleForm
 from matches.models import Match, Post
 from matches.services import MatchError
+from matches.thread import thread
 
 # -- access helpers -------------------------------------------------------------------------------
 
@@ -49,8 +50,16 @@ def _in_match(request: HttpRequest, pk: int) -> Match:
 
 def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
     match.refresh_from_db()
-    context = {**page.page_context(match, request.user), **extra}
+    since = _post_number(request, "since")
+    context = {**page.page_context(match, request.user, since=since), **extra}
     return render(request, "matches/detail.html#live", context)
+
+
+def _post_number(request: HttpRequest, name: str) -> int | None:
+    """A post number from the query string or the form (``before``, ``since``); None if absent
+    or not a number."""
+    value = request.GET.get(name) or request.POST.get(name) or ""
+    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def _write(
@@ -110,8 +119,21 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _readable(request, pk)
     if match is None:
         return redirect_to_login(request.get_full_path())
-    context = page.page_context(match, request.user)
+    context = page.page_context(match, request.user, before=_post_number(request, "before"))
     return render(request, "matches/detail.html", context)
+
+
+@require_GET
+def thread_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page of the thread: the posts before post ``before`` (the "earlier posts" link)."""
+    match = _readable(request, pk)
+    if match is None:
+        return HttpResponse(status=403)
+    before = _post_number(request, "before")
+    if before is None:
+        return redirect("matches:detail", pk=match.pk)
+    context = {"match": match, "thread": thread(match, before=before), "oob": True}
+    return render(request, "matches/detail.html#thread_page", context)
 
 
 @require_GET
