@@ -493,7 +493,9 @@ def _apply_answer(
         resolution = resolve(state, pending.actor, decl, answers, dice_for(match))
     except InvalidAnswer as error:
         raise MatchError(error.args[0].code, error.args[0].message) from None
-    Decision.objects.filter(match=match, answered_at__isnull=True).update(
+    open_decisions = Decision.objects.filter(match=match, answered_at__isnull=True)
+    asked = open_decisions.exclude(post=None).select_related("post").first()
+    open_decisions.update(
         answered_at=timezone.now(),
         answer=choice,
         answered_by=user if user is not None and user.is_authenticated else None,
@@ -507,7 +509,8 @@ def _apply_answer(
         declaration={"kind": pending.kind, "choice": choice, "default": user is None},
         idempotency_key=idempotency_key,
     )
-    decision = _settle(match, state, pending.actor, decl, answers, resolution, post)
+    origin = asked.post if asked is not None and asked.post is not None else post
+    decision = _settle(match, state, pending.actor, decl, answers, resolution, origin)
     return Outcome(post, decision)
 
 
@@ -521,10 +524,11 @@ def _settle(
     post: Post,
 ) -> Decision | None:
     """Store what a resolution did: the whole declaration once it needs no more answers,
-    or the question it stopped at (the state stays as it was, with the question pending)."""
+    or the question it stopped at (the state stays as it was, with the question pending).
+    ``post`` is the declaration's own post, which its events and questions point to."""
     decision = None
     if resolution.pending is not None:
-        decision = _open_decision(match, resolution)
+        decision = _open_decision(match, resolution, post)
     else:
         record = {
             "actor": actor,
@@ -541,12 +545,13 @@ def _settle(
     return decision
 
 
-def _open_decision(match: Match, resolution: Resolution) -> Decision:
+def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision:
     pending = resolution.pending
     assert pending is not None
     hours = match.league.decision_deadline_hours if match.league else DEFAULT_DECISION_HOURS
     decision = Decision.objects.create(
         match=match,
+        post=post,
         kind=pending.kind,
         to=pending.to,
         options=list(pending.options),
