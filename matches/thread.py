@@ -5,10 +5,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from matches import labels
 from matches.labels import label
+from matches.markup import render_markdown
 from matches.models import Match, MatchEvent, Post
 
 HIDDEN_EVENTS = frozenset(
@@ -36,6 +38,7 @@ class PostView:
     headline: str
     edited: bool
     kind: str
+    original: str = ""  # the first text of an edited post, as safe HTML
 
 
 @dataclass
@@ -132,9 +135,17 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
                 headline(names, post),
                 "edited_at" in (post.summary or {}),
                 str(KINDS.get(post.kind, post.kind)),
+                _original(post),
             )
         )
     return groups
+
+
+def _original(post: Post) -> str:
+    original = (post.summary or {}).get("original")
+    if "edited_at" not in (post.summary or {}) or not original:
+        return ""
+    return mark_safe(render_markdown(original))  # sanitised by render_markdown
 
 
 def _group_title(names: Names, half: int, turn: int, team: str) -> str:

@@ -14,5 +14,6 @@ urlpatterns = [
     path("<int:pk>/declare/", views.declare, name="declare"),
     path("<int:pk>/answer/", views.answer, name="answer"),
     path("<int:pk>/posts/", views.write, name="write"),
+    path("<int:pk>/close/", views.close, name="close"),
     path("<int:pk>/posts/<int:number>/edit/", views.edit, name="edit"),
 ]

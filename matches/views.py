@@ -231,6 +231,14 @@ def edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def close(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's GM closes it after the post-match sequence; the seed is revealed."""
+    match = _in_match(request, pk)
+    return _write(request, match, lambda: services.close_match(match.pk, request.user))
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def schedule(request: HttpRequest) -> HttpResponse:
     if not services.may_schedule_any(request.user):
