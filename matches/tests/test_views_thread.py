@@ -74,3 +74,15 @@ def test_a_private_matchs_pages_are_not_read_by_outsiders(
     assert client.get(url).status_code == 404
     client.force_login(User.objects.get(username="alice"))
     assert client.get(url).status_code == 200
+
+
+def test_after_a_post_the_page_still_shows_the_earlier_posts_the_reader_loaded(
+    long_match: Match,
+) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username="carol"))
+    url = reverse("matches:write", args=[long_match.pk])
+    data = {"kind": "ooc", "text": "Back to the start", "key": "k", "since": "3"}
+    html = client.post(url, data, headers=HX).content.decode()
+    shown = _shown(html)
+    assert shown[0] == 3 and shown[-1] == long_match.posts.count()
