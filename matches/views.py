@@ -23,7 +23,12 @@ from matches.thread import thread
 
 def _matches() -> QuerySet[Match]:
     return Match.objects.select_related(
-        "home_team__captain", "home_team__rival", "away_team__captain", "away_team__rival", "gm"
+        "home_team__captain",
+        "home_team__rival",
+        "away_team__captain",
+        "away_team__rival",
+        "gm",
+        "league",
     )
 
 
