@@ -125,6 +125,17 @@
     });
   });
 
+  // Earlier posts arrive above the thread: the reader's focus goes to the first of them.
+  var earlier = false;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    earlier = e.detail.target.classList.contains("earlier");
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var first = earlier && document.querySelector("#thread article");
+    earlier = false;
+    if (first) { first.setAttribute("tabindex", "-1"); first.focus(); }
+  });
+
   // A poll that brings news keeps the plan being built (the server re-checks it).
   document.addEventListener("htmx:beforeSwap", function (e) {
     var f = form();
