@@ -65,6 +65,8 @@ def test_earlier_posts_load_above_the_thread_and_stay_through_a_poll(
     erin.get_by_test_id("earlier-posts").click()
     expect(erin.locator("#post-1")).to_be_focused()  # reading goes on from the first loaded
     expect(erin.get_by_test_id("earlier-posts")).to_have_count(0)
+    titles = erin.locator("#thread > .turn > h3").all_inner_texts()
+    assert len(titles) == len(set(titles))  # the turn the page break cut is one group again
     services.write_post(match.pk, cast["carol"], kind="ooc", text="Still here?")
     expect(erin.locator("#thread")).to_contain_text("Still here?", timeout=LATER)
     expect(erin.locator("#post-1")).to_have_count(1)

@@ -133,7 +133,17 @@
   document.addEventListener("htmx:afterSettle", function () {
     var first = earlier && document.querySelector("#thread article");
     earlier = false;
-    if (first) { first.setAttribute("tabindex", "-1"); first.focus(); }
+    if (!first) { return; }
+    // a turn cut in two by the page break is one group again
+    var turns = document.querySelectorAll("#thread > .turn");
+    for (var i = turns.length - 1; i > 0; i--) {
+      var a = turns[i - 1], b = turns[i];
+      if (a.querySelector("h3").textContent === b.querySelector("h3").textContent) {
+        b.querySelectorAll(":scope > article").forEach(function (post) { a.appendChild(post); });
+        b.remove();
+      }
+    }
+    first.setAttribute("tabindex", "-1"); first.focus();
   });
 
   // A poll that brings news keeps the plan being built (the server re-checks it).
