@@ -165,6 +165,10 @@ class Decision(models.Model):
         CONTEST = "contest", _("the opposed roll")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="decisions")
+    # The declaration's post: its dice and events go there once the declaration completes.
+    post = models.ForeignKey(
+        "Post", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     kind = models.CharField(max_length=32)
     to = models.CharField(max_length=16)
     options = models.JSONField(default=list)

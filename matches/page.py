@@ -314,8 +314,16 @@ def decision_view(
     }
 
 
-def page_context(match: Match, user: Any, plan: Plan | None = None) -> dict[str, Any]:
-    """Everything the live part of the match page needs, for this reader."""
+def page_context(
+    match: Match,
+    user: Any,
+    plan: Plan | None = None,
+    *,
+    before: int | None = None,
+    since: int | None = None,
+) -> dict[str, Any]:
+    """Everything the live part of the match page needs, for this reader: the latest page of
+    the thread, the page before post ``before``, or every post from ``since`` on."""
     state = load_state(match)
     actors = actors_for(match, user)
     is_gm = is_match_gm(match, user)
@@ -348,7 +356,7 @@ def page_context(match: Match, user: Any, plan: Plan | None = None) -> dict[str,
         "marks": marks,
         "dugouts": pitch.dugouts(state, names.lineup, match),
         "decision": decision,
-        "thread": thread(match),
+        "thread": thread(match, before=before, since=since),
         "may_write": bool(actors) or is_gm,
     }
 

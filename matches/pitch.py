@@ -1,8 +1,10 @@
 """What the SVG pitch draws, computed from the match state (squares to pixels, tokens)."""
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from matches import labels
@@ -113,17 +115,47 @@ def pitch_view(
         "width": COLUMNS * SQUARE,
         "height": ROWS * SQUARE,
         "square": SQUARE,
-        "cells": [_cell(c, r) for r in range(1, ROWS + 1) for c in range(COLUMNS)],
+        "grid": grid_svg(),
         "tokens": tokens,
         "loose_ball": loose_ball,
         "tackle_zones": {
             team: [square_xy(sq) for sq in sorted(squares)]
             for team, squares in tackle_zones.items()
         },
-        "scrimmage_x": 13 * SQUARE,
-        "columns": [(c, i * SQUARE + SQUARE // 2) for i, c in enumerate(COLUMN_LETTERS)],
-        "rows": [(r, (r - 1) * SQUARE + SQUARE // 2 + 4) for r in range(1, ROWS + 1)],
     }
+
+
+@cache
+def grid_svg() -> SafeString:
+    """The squares, lines and coordinates of the pitch: the same for every match, so written
+    once (the template would spend longer on its 390 squares than on the rest of the page)."""
+    cells = [_cell(c, r) for r in range(1, ROWS + 1) for c in range(COLUMNS)]
+    parts = [
+        f'<rect class="cell zone-{c.zone}" x="{c.x}" y="{c.y}" width="{SQUARE}" '
+        f'height="{SQUARE}" data-square="{c.square}" tabindex="{0 if i == 0 else -1}" '
+        f'aria-label="{c.square}"></rect>'
+        for i, c in enumerate(cells)
+    ]
+    width, height = COLUMNS * SQUARE, ROWS * SQUARE
+    end = (COLUMNS - 1) * SQUARE
+    parts += [
+        f'<line class="endzone-line" x1="{SQUARE}" y1="0" x2="{SQUARE}" y2="{height}"></line>',
+        f'<line class="endzone-line" x1="{end}" y1="0" x2="{end}" y2="{height}"></line>',
+        f'<line class="wide-line" x1="0" y1="{4 * SQUARE}" x2="{width}" y2="{4 * SQUARE}"></line>',
+        f'<line class="wide-line" x1="0" y1="{11 * SQUARE}" x2="{width}" '
+        f'y2="{11 * SQUARE}"></line>',
+        f'<line class="scrimmage" x1="{13 * SQUARE}" y1="0" x2="{13 * SQUARE}" '
+        f'y2="{height}"></line>',
+    ]
+    parts += [
+        f'<text class="coord" x="{i * SQUARE + SQUARE // 2}" y="-5">{c}</text>'
+        for i, c in enumerate(COLUMN_LETTERS)
+    ]
+    parts += [
+        f'<text class="coord" x="-9" y="{(r - 1) * SQUARE + SQUARE // 2 + 4}">{r}</text>'
+        for r in range(1, ROWS + 1)
+    ]
+    return mark_safe("".join(parts))  # built from constants only
 
 
 def dugouts(state: Any, lineup: dict[str, dict[str, Any]], match: Any) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from celery import Task
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
@@ -551,7 +551,9 @@ def _apply_answer(
         resolution = resolve(state, pending.actor, decl, answers, dice_for(match))
     except InvalidAnswer as error:
         raise MatchError(error.args[0].code, error.args[0].message) from None
-    Decision.objects.filter(match=match, answered_at__isnull=True).update(
+    open_decisions = Decision.objects.filter(match=match, answered_at__isnull=True)
+    asked = open_decisions.exclude(post=None).select_related("post").first()
+    open_decisions.update(
         answered_at=_now(),
         answer=choice,
         answered_by=user if user is not None and user.is_authenticated else None,
@@ -567,7 +569,8 @@ def _apply_answer(
             declaration={"kind": pending.kind, "choice": choice, "default": user is None},
             idempotency_key=idempotency_key,
         )
-    decision = _settle(match, state, pending.actor, decl, answers, resolution, post)
+    origin = asked.post if asked is not None and asked.post is not None else post
+    decision = _settle(match, state, pending.actor, decl, answers, resolution, origin)
     return Outcome(post, decision)
 
 
@@ -582,7 +585,8 @@ def _settle(
 ) -> Decision | None:
     """Store what a resolution did: the whole declaration once it needs no more answers,
     or the question it stopped at (the state stays as it was, with the question pending).
-    A question a standing order answers is answered at once, and the resolution goes on."""
+    A question a standing order answers is answered at once, and the resolution goes on.
+    ``post`` is the declaration's own post, which its events and questions point to."""
     decision = None
     while resolution.pending is not None:
         ordered = _standing_answer(match, resolution)
@@ -592,23 +596,17 @@ def _settle(
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, dice_for(match))
     if resolution.pending is not None:
-        decision = _open_decision(match, resolution)
+        decision = _open_decision(match, resolution, post)
     else:
-        _append_event(
-            match,
-            before,
-            "declaration",
-            {
-                "actor": actor,
-                "declaration": decl.to_json(),
-                "answers": [a.to_json() for a in answers],
-                "dice_from": before.dice_used,
-                "dice_to": resolution.state.dice_used,
-            },
-            post,
-        )
-        for event in resolution.events:
-            _append_event(match, before, event.type, event.data, post)
+        record = {
+            "actor": actor,
+            "declaration": decl.to_json(),
+            "answers": [a.to_json() for a in answers],
+            "dice_from": before.dice_used,
+            "dice_to": resolution.state.dice_used,
+        }
+        events = [(event.type, event.data) for event in resolution.events]
+        _append_events(match, before, [("declaration", record), *events], post)
         _after_resolution(match, before, resolution.state)
     _run_turn_clock(match, paused=decision is not None)
     match.state = resolution.state.to_json(compact=True)
@@ -616,7 +614,7 @@ def _settle(
     return decision
 
 
-def _open_decision(match: Match, resolution: Resolution) -> Decision:
+def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision:
     pending = resolution.pending
     assert pending is not None
     league = match.league
@@ -628,6 +626,7 @@ def _open_decision(match: Match, resolution: Resolution) -> Decision:
     deadline = _deadline(match, [pending.to], now, timedelta(hours=hours))
     decision = Decision.objects.create(
         match=match,
+        post=post,
         kind=pending.kind,
         to=pending.to,
         options=list(pending.options),
@@ -674,10 +673,10 @@ def _new_post(
     summary: dict[str, Any] | None = None,
     idempotency_key: str = "",
 ) -> Post:
-    number = (match.posts.aggregate(n=Max("number"))["n"] or 0) + 1
-    return Post.objects.create(
+    heads = _heads(match)
+    post = Post.objects.create(
         match=match,
-        number=number,
+        number=heads.post + 1,
         kind=kind,
         author_id=author.pk if author is not None and author.is_authenticated else None,
         actor=actor,
@@ -690,29 +689,68 @@ def _new_post(
         summary=summary or {},
         idempotency_key=idempotency_key if author is not None else "",
     )
+    heads.post = post.number
+    return post
+
+
+@dataclass
+class _Heads:
+    """The last post number and the last event (number, hash) of a match, read once per
+    write once the match is locked, and moved on in memory as posts and events are added."""
+
+    post: int
+    event: int
+    hash: str
+
+
+def _heads(match: Match) -> _Heads:
+    heads: _Heads | None = getattr(match, "_heads", None)
+    if heads is None:
+        # Plain SQL: the ORM spent longer building this query than the database running it.
+        posts, events = Post._meta.db_table, MatchEvent._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT (SELECT MAX(number) FROM {posts} WHERE match_id = %s),"
+                f" (SELECT MAX(number) FROM {events} WHERE match_id = %s),"
+                f" (SELECT hash FROM {events} WHERE match_id = %s ORDER BY number DESC LIMIT 1)",
+                [match.pk] * 3,
+            )
+            post, event, hash = cursor.fetchone()
+        heads = _Heads(post or 0, event or 0, hash or GENESIS_HASH)
+        match._heads = heads  # type: ignore[attr-defined]
+    return heads
 
 
 def _append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
-    # The match row is locked for the whole transaction: its last event, once read, is kept.
-    last = getattr(match, "_last_event", None) or (
-        match.events.order_by("-number").values_list("number", "hash").first()
-    )
-    number, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
-    event = MatchEvent.objects.create(
-        match=match,
-        number=number,
-        type=type,
-        data=data,
-        half=state.half,
-        turn=state.turn.get(state.active, 0),
-        post=post,
-        prev_hash=prev_hash,
-        hash=MatchEvent.chain_hash(prev_hash, number, type, data),
-    )
-    match._last_event = (number, event.hash)  # type: ignore[attr-defined]
-    return event
+    return _append_events(match, state, [(type, data)], post)[0]
+
+
+def _append_events(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> list[MatchEvent]:
+    """Events at the end of the match's hash chain, in one insert."""
+    heads = _heads(match)
+    rows = []
+    for type, data in events:
+        number = heads.event + 1
+        digest = MatchEvent.chain_hash(heads.hash, number, type, data)
+        rows.append(
+            MatchEvent(
+                match=match,
+                number=number,
+                type=type,
+                data=data,
+                half=state.half,
+                turn=state.turn.get(state.active, 0),
+                post=post,
+                prev_hash=heads.hash,
+                hash=digest,
+            )
+        )
+        heads.event, heads.hash = number, digest
+    return MatchEvent.objects.bulk_create(rows)
 
 
 # -- deadlines ------------------------------------------------------------------------------------
@@ -1938,7 +1976,7 @@ def _adjudicate(match: Match, state: MatchState, decision: Decision) -> Outcome 
     outcome = _apply_answer(
         match, state, pending, "contest", None, "", how=Decision.AnsweredBy.CONTEST, post=post
     )
-    roll = MatchEvent.objects.filter(post=post, type="blitz_contest").first()
+    roll = match.events.filter(type="blitz_contest").order_by("-number").first()
     if roll is not None:
         data = roll.data
         post.summary = {

@@ -5,16 +5,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from matches import labels
 from matches.labels import label
+from matches.markup import render_markdown
 from matches.models import Match, MatchEvent, Post
 
 HIDDEN_EVENTS = frozenset(
     ("move", "action", "decision", "blitz_turn", "declaration", "match_created")
 )
 KICK_OFF_POSTS = frozenset(("setup", "kick", "kick_or_receive", "touchback", "high_kick"))
+KINDS = dict(Post.Kind.choices)
 LOUD = {"turnover": "turnover", "touchdown": "touchdown", "final_whistle": "touchdown"}
 
 
@@ -34,6 +37,8 @@ class PostView:
     lines: list[Line]
     headline: str
     edited: bool
+    kind: str
+    original: str = ""  # the first text of an edited post, as safe HTML
 
 
 @dataclass
@@ -41,6 +46,17 @@ class TurnGroup:
     title: str
     team: str
     posts: list[PostView]
+
+
+@dataclass
+class ThreadPage:
+    """A stretch of the thread, newest at the bottom; ``earlier`` is the number of its first
+    post when posts come before it (the page before ends just above that number)."""
+
+    groups: list[TurnGroup]
+    earlier: int | None
+    before: int | None = None
+    keep: int | None = None  # the first post a poll must still show: earlier pages were read
 
 
 class Names:
@@ -71,11 +87,38 @@ class Names:
         return f"{self.team(team)} ({side_label})"
 
 
-def thread(match: Match) -> list[TurnGroup]:
-    names = Names(match)
-    posts = match.posts.select_related("author").prefetch_related(
-        Prefetch("events", queryset=MatchEvent.objects.order_by("number"))
+PAGE_SIZE = 40
+
+
+def thread(
+    match: Match, *, before: int | None = None, since: int | None = None, size: int = PAGE_SIZE
+) -> ThreadPage:
+    """The latest ``size`` posts, or the ``size`` posts before post number ``before``, or
+    every post from number ``since`` on (what a reader who loaded earlier pages shows). Two
+    queries however long the thread: the posts, then their events."""
+    posts_qs = match.posts.select_related("author")
+    if since is not None:
+        posts_qs = posts_qs.filter(number__gte=since).order_by("number")
+    else:
+        if before is not None:
+            posts_qs = posts_qs.filter(number__lt=before)
+        posts_qs = posts_qs.order_by("-number")[:size]
+    posts = list(
+        posts_qs.prefetch_related(
+            Prefetch("events", queryset=MatchEvent.objects.order_by("number"))
+        )
     )
+    if since is None:
+        posts.reverse()
+    first = posts[0].number if posts else None
+    # Posts are numbered from 1 without gaps: the first one shown says whether any are earlier.
+    earlier = first if first is not None and first > 1 else None
+    keep = first if since is not None or before is not None else None
+    return ThreadPage(_grouped(match, posts), earlier, before, keep)
+
+
+def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
+    names = Names(match)
     groups: list[TurnGroup] = []
     key: tuple[int, int, str] | None = None
     for post in posts:
@@ -91,9 +134,18 @@ def thread(match: Match) -> list[TurnGroup]:
                 [line for e in post.events.all() if (line := describe(names, e.type, e.data))],
                 headline(names, post),
                 "edited_at" in (post.summary or {}),
+                str(KINDS.get(post.kind, post.kind)),
+                _original(post),
             )
         )
     return groups
+
+
+def _original(post: Post) -> str:
+    original = (post.summary or {}).get("original")
+    if "edited_at" not in (post.summary or {}) or not original:
+        return ""
+    return mark_safe(render_markdown(original))  # sanitised by render_markdown
 
 
 def _group_title(names: Names, half: int, turn: int, team: str) -> str:

@@ -9,9 +9,11 @@ urlpatterns = [
     path("new/", views.schedule, name="schedule"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/live/", views.live, name="live"),
+    path("<int:pk>/thread/", views.thread_page, name="thread"),
     path("<int:pk>/preview/", views.preview, name="preview"),
     path("<int:pk>/declare/", views.declare, name="declare"),
     path("<int:pk>/answer/", views.answer, name="answer"),
     path("<int:pk>/posts/", views.write, name="write"),
+    path("<int:pk>/close/", views.close, name="close"),
     path("<int:pk>/posts/<int:number>/edit/", views.edit, name="edit"),
 ]

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import retarget
 
@@ -16,13 +17,21 @@ from matches.access import may_read
 from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm, ScheduleForm
 from matches.models import Match, Post
 from matches.services import MatchError
+from matches.thread import thread
+from matches.views_deadlines import deadline_context
+from matches.views_gm import disputes_context
 
 # -- access helpers -------------------------------------------------------------------------------
 
 
 def _matches() -> QuerySet[Match]:
     return Match.objects.select_related(
-        "home_team__captain", "home_team__rival", "away_team__captain", "away_team__rival", "gm"
+        "home_team__captain",
+        "home_team__rival",
+        "away_team__captain",
+        "away_team__rival",
+        "gm",
+        "league",
     )
 
 
@@ -49,8 +58,16 @@ def _in_match(request: HttpRequest, pk: int) -> Match:
 
 def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
     match.refresh_from_db()
-    context = {**page.page_context(match, request.user), **extra}
+    since = _post_number(request, "since")
+    context = {**page.page_context(match, request.user, since=since), **extra}
     return render(request, "matches/detail.html#live", context)
+
+
+def _post_number(request: HttpRequest, name: str) -> int | None:
+    """A post number from the query string or the form (``before``, ``since``); None if absent
+    or not a number."""
+    value = request.GET.get(name) or request.POST.get(name) or ""
+    return int(value) if value.isdigit() and int(value) > 0 else None
 
 
 def _write(
@@ -110,8 +127,27 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _readable(request, pk)
     if match is None:
         return redirect_to_login(request.get_full_path())
-    context = page.page_context(match, request.user)
+    context = page.page_context(match, request.user, before=_post_number(request, "before"))
+    context["deadlines_panel"] = render_to_string(
+        "matches/_deadlines.html", deadline_context(match, request.user), request
+    )
+    context["disputes_panel"] = render_to_string(
+        "matches/_disputes.html", disputes_context(request, match), request
+    )
     return render(request, "matches/detail.html", context)
+
+
+@require_GET
+def thread_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page of the thread: the posts before post ``before`` (the "earlier posts" link)."""
+    match = _readable(request, pk)
+    if match is None:
+        return HttpResponse(status=403)
+    before = _post_number(request, "before")
+    if before is None:
+        return redirect("matches:detail", pk=match.pk)
+    context = {"match": match, "thread": thread(match, before=before), "oob": True}
+    return render(request, "matches/detail.html#thread_page", context)
 
 
 @require_GET
@@ -206,6 +242,14 @@ def edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return _form_refused(request, match, form)
     text = form.cleaned_data["text"]
     return _write(request, match, lambda: services.edit_post(post.pk, request.user, text=text))
+
+
+@login_required
+@require_POST
+def close(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's GM closes it after the post-match sequence; the seed is revealed."""
+    match = _in_match(request, pk)
+    return _write(request, match, lambda: services.close_match(match.pk, request.user))
 
 
 @login_required

@@ -100,13 +100,19 @@ def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+UNDOING_EVENTS = ("rewind", "granted_reroll")
+RECENT_EVENTS = 120  # the rolls offered for a dispute are among the latest events
+
+
 def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     """The context of templates/matches/_disputes.html, for any page that includes it."""
-    events = list(match.events.order_by("number"))
-    undone = leagues.undone_numbers(events)
     coaching = bool(services.actors_for(match, request.user))
     is_gm = services.is_match_gm(match, request.user)
-    rolls = [e for e in events if e.data.get("faces") and e.number not in undone]
+    rolls: list[MatchEvent] = []
+    if coaching or is_gm:  # only they see the list of rolls to dispute
+        undone = leagues.undone_numbers(match.events.filter(type__in=UNDOING_EVENTS))
+        recent = match.events.order_by("-number")[:RECENT_EVENTS]
+        rolls = [e for e in reversed(recent) if e.data.get("faces") and e.number not in undone]
     return {
         "match": match,
         "disputes": match.disputes.select_related("raised_by", "event", "post"),

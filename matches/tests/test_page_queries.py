@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from matches import autoplay
+from matches import autoplay, services
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +43,54 @@ def test_the_match_page_takes_as_many_queries_with_60_posts_as_with_10(
     assert match.posts.count() >= 60
     assert match.events.count() > 100
     assert many == few
+
+
+def test_the_earlier_pages_and_the_poll_take_as_many_queries_with_60_posts_as_with_10(
+    client: Client,
+) -> None:
+    match = autoplay.demo_match()
+    rng = random.Random(7)
+    autoplay.fill(match.pk, 10 - match.posts.count(), rng, chat_share=0.5)
+    client.force_login(User.objects.get(username="alice"))
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    def both() -> tuple[int, int]:
+        last = match.posts.count()
+        thread = reverse("matches:thread", args=[match.pk]) + f"?before={last}"
+        live = reverse("matches:live", args=[match.pk]) + "?since=1"
+        return queries(thread), queries(live)
+
+    both()  # sessions, caches
+    few = both()
+    autoplay.fill(match.pk, 50, rng, chat_share=0.5)
+    assert both() == few
+
+
+def test_declaring_takes_as_many_queries_whatever_the_number_of_events() -> None:
+    match = autoplay.demo_match()
+    rng = random.Random(3)
+    counts: dict[int, int] = {}
+    while len(counts) < 3:
+        match.refresh_from_db()
+        if match.state.get("pending") is not None:
+            autoplay.step(match.pk, rng)
+            continue
+        user, declaration, side = autoplay.next_declaration(match, rng)
+        before = match.events.count()
+        turn = (match.state.get("active"), match.state.get("turn"), match.state.get("phase"))
+        with CaptureQueriesContext(connection) as captured:
+            services.declare(match.pk, user, declaration, side=side)
+        match.refresh_from_db()
+        same_turn = turn == (
+            match.state.get("active"),
+            match.state.get("turn"),
+            match.state.get("phase"),
+        )
+        # A new team turn starts the clock (the coaches' vacations are read): compare within one.
+        if match.state.get("pending") is None and same_turn:
+            counts[match.events.count() - before] = len(captured)
+    assert len(set(counts.values())) == 1, counts

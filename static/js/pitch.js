@@ -60,8 +60,20 @@
     }
     if (action === "block") { return; }
     var path = list("path");
+    // A pass's path is its move, square by square: a square out of a step's reach is where
+    // the ball is thrown (clicking it again takes the throw back).
+    var from = path.length ? path[path.length - 1] : (mover && mover.dataset.square);
+    if (action === "pass" && from && from !== sq && !adjacent(from, sq)) {
+      set("target", get("target") === sq ? "" : sq); changed(); return;
+    }
     if (path.length && path[path.length - 1] === sq) { path.pop(); } else { path.push(sq); }
     set("path", path.join(",")); changed();
+  }
+
+  function adjacent(a, b) {
+    var dc = COLUMNS.indexOf(a[0]) - COLUMNS.indexOf(b[0]);
+    var dr = parseInt(a.slice(1), 10) - parseInt(b.slice(1), 10);
+    return Math.abs(dc) <= 1 && Math.abs(dr) <= 1;
   }
 
   function activate(el) {
@@ -101,6 +113,37 @@
     if (col < 0 || col > 25 || row < 1 || row > 15) { return; }
     var next = document.querySelector('#pitch .cell[data-square="' + COLUMNS[col] + row + '"]');
     if (next) { e.preventDefault(); next.focus(); }
+  });
+
+  // The typed notation and text are kept by polls (hx-preserve); once posted they go.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var cfg = e.detail.requestConfig;
+    if (!e.detail.successful || !cfg || cfg.verb !== "post" || !/\/declare\/$/.test(cfg.path)) { return; }
+    ["id_notation", "id_plan_text"].forEach(function (id) {
+      var input = document.getElementById(id);
+      if (input) { input.value = ""; }
+    });
+  });
+
+  // Earlier posts arrive above the thread: the reader's focus goes to the first of them.
+  var earlier = false;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    earlier = e.detail.target.classList.contains("earlier");
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var first = earlier && document.querySelector("#thread article");
+    earlier = false;
+    if (!first) { return; }
+    // a turn cut in two by the page break is one group again
+    var turns = document.querySelectorAll("#thread > .turn");
+    for (var i = turns.length - 1; i > 0; i--) {
+      var a = turns[i - 1], b = turns[i];
+      if (a.querySelector("h3").textContent === b.querySelector("h3").textContent) {
+        b.querySelectorAll(":scope > article").forEach(function (post) { a.appendChild(post); });
+        b.remove();
+      }
+    }
+    first.setAttribute("tabindex", "-1"); first.focus();
   });
 
   // A poll that brings news keeps the plan being built (the server re-checks it).

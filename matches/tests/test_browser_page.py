@@ -1,0 +1,72 @@
+"""What pitch.js does in a real Chromium: a pass thrown to an empty square by clicking it,
+text typed in the declaration box kept while polls refresh the page, and earlier posts
+loaded above the thread."""
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, expect
+from pytest_django.live_server_helper import LiveServer
+
+from matches import autoplay, services
+from matches.models import Match
+from matches.tests.positions import script_dice
+from matches.tests.test_browser_match import LATER, _coach, _square
+from matches.tests.test_views_gaps import with_ball
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_pass_is_thrown_to_an_empty_square_and_typed_text_survives_a_poll(
+    live_server: LiveServer,
+    browser: Browser,
+    match: Match,
+    cast: dict[str, User],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with_ball(match)
+    script_dice(monkeypatch, [6] * 20)  # Karl (h1) holds the ball on F5
+    alice = _coach(browser, live_server, cast["alice"], match)
+    alice.get_by_test_id("token-h1").click()
+    expect(alice.get_by_test_id("selected")).to_have_text("h1")
+    alice.get_by_test_id("action-pass").click()
+    _square(alice, "E5")  # one step: the move before the pass
+    _square(alice, "J6")  # out of a step's reach: the throw
+    expect(alice.get_by_test_id("plan")).to_contain_text("Path: E5")
+    expect(alice.get_by_test_id("plan")).to_contain_text("Target: J6")
+    expect(alice.locator('#overlay [data-mark="J6"]')).to_have_count(1)
+
+    alice.get_by_text("Type the declaration or add text").click()
+    alice.get_by_test_id("notation").fill("#1 move E5")
+    alice.locator("#id_plan_text").fill("Catch it, *Otto*!")
+    services.write_post(match.pk, cast["carol"], kind="ooc", text="Nice weather today")
+    expect(alice.locator("#thread")).to_contain_text("Nice weather today", timeout=LATER)
+    expect(alice.get_by_test_id("notation")).to_have_value("#1 move E5")
+    expect(alice.locator("#id_plan_text")).to_have_value("Catch it, *Otto*!")
+    expect(alice.get_by_test_id("notation")).to_be_visible()  # the box is still open
+    expect(alice.get_by_test_id("plan")).to_contain_text("Target: J6")  # and the plan kept
+
+    alice.get_by_test_id("post-typed").click()
+    expect(alice.locator("#thread")).to_contain_text("Catch it, Otto!")
+    expect(alice.get_by_test_id("token-h1")).to_have_attribute("data-square", "E5")
+    expect(alice.get_by_test_id("notation")).to_have_value("")  # posted: the box is emptied
+    expect(alice.locator("#id_plan_text")).to_have_value("")
+
+
+def test_earlier_posts_load_above_the_thread_and_stay_through_a_poll(
+    live_server: LiveServer, browser: Browser, match: Match, cast: dict[str, User]
+) -> None:
+    rng = random.Random(2)
+    for _ in range(45):
+        autoplay.chat(match.pk, rng)
+    erin = _coach(browser, live_server, cast["erin"], match)
+    expect(erin.locator("#post-1")).to_have_count(0)
+    erin.get_by_test_id("earlier-posts").click()
+    expect(erin.locator("#post-1")).to_be_focused()  # reading goes on from the first loaded
+    expect(erin.get_by_test_id("earlier-posts")).to_have_count(0)
+    titles = erin.locator("#thread > .turn > h3").all_inner_texts()
+    assert len(titles) == len(set(titles))  # the turn the page break cut is one group again
+    services.write_post(match.pk, cast["carol"], kind="ooc", text="Still here?")
+    expect(erin.locator("#thread")).to_contain_text("Still here?", timeout=LATER)
+    expect(erin.locator("#post-1")).to_have_count(1)
