@@ -3,8 +3,10 @@ one in play a few turns in, with some talk in the thread, and one played to its 
 concession) and closed by the GM, so its seed is revealed (``verify_match`` can check it)."""
 
 import random
+from datetime import timedelta
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from matches import services
 from matches.models import Match, Post
@@ -33,8 +35,20 @@ def load_demo_matches(home: Team, away: Team) -> list[Match]:
         finished = services.create_match(home=home, away=away, gm=gm, league=home.league)
         play(finished, random.Random(11), turns=2)
         concede(finished)
-        services.close_match(finished.pk, gm)
-    return [in_play, finished]
+        _settle_post_match(finished)
+    return [Match.objects.get(pk=in_play.pk), Match.objects.get(pk=finished.pk)]
+
+
+def _settle_post_match(match: Match) -> None:
+    """Nobody answers the post-match steps: each takes its default when its deadline passes
+    (winnings kept, MVPs drawn, improvements chosen), and the last one closes the match."""
+    later = timezone.now() + timedelta(days=30)
+    for _ in range(20):
+        if Match.objects.get(pk=match.pk).status == Match.Status.FINISHED:
+            return
+        if not services.expire_sequence_deadlines(now=later):
+            break
+    services.close_match(match.pk, match.gm)
 
 
 def coach(match: Match, actor: str) -> User:

@@ -67,6 +67,12 @@ def _settled(state: Any) -> Any:
     return _normal({**state, "pending": None})
 
 
+def _beside_play(event: Doc) -> bool:
+    """Events of the record that no declaration produced: the pre- and post-match sequence
+    (its own dice stream) and the GM's actions."""
+    return str(event["type"]).startswith("sequence_") or "gm" in event["data"]
+
+
 def _replay(events: Sequence[Doc], dice_for_step: Any) -> Iterator[_Step]:
     """Every declaration of the record resolved again from the state the record gives before
     it. ``dice_for_step(declaration_event, followers)`` is the stream to resolve it with."""
@@ -78,10 +84,16 @@ def _replay(events: Sequence[Doc], dice_for_step: Any) -> Iterator[_Step]:
         if event["type"] == "match_created":
             state = MatchState.from_json(event["data"]["state"])
             continue
+        if _beside_play(event):
+            continue
         if event["type"] != "declaration" or state is None:
             raise ValueError(f"event {event['number']} ({event['type']}) follows no declaration")
         followers = []
-        while i < len(events) and events[i]["type"] not in ("declaration", "match_created"):
+        while (
+            i < len(events)
+            and events[i]["type"] not in ("declaration", "match_created")
+            and not _beside_play(events[i])
+        ):
             followers.append(events[i])
             i += 1
         data = event["data"]

@@ -3,6 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from matches.exports import export_match, verify
 from matches.models import Match
 from matches.services import chain_is_intact, fold, load_state
 
@@ -23,3 +24,13 @@ def test_load_demo_creates_a_match_in_play_and_a_finished_one_and_is_idempotent(
     for match in (in_play, finished):
         assert chain_is_intact(match)
         assert fold(match).to_json(compact=True) == match.state
+
+
+def test_the_demo_s_finished_match_went_through_the_post_match_sequence_and_verifies() -> None:
+    call_command("load_demo", stdout=StringIO())
+    finished = Match.objects.get(status=Match.Status.FINISHED)
+    assert finished.sequence.step == "done"
+    assert finished.events.filter(type="sequence_winnings").exists()
+    result = verify(export_match(finished))
+    assert result.problems == []
+    assert result.ok and result.rolls > 0

@@ -1,7 +1,9 @@
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from teams import rosters
+from teams.demo import load_demo_teams
 from teams.models import Invitation, League, Player, Team
 from teams.transfer import export_team, read_team_file, team_file_problems
 
@@ -9,7 +11,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_has_two_legal_split_teams_in_the_forum_league() -> None:
-    call_command("load_demo", stdout=None)
+    # The teams as the demo creates them, before its finished match pays them their winnings.
+    for username in ("gm", "alice", "bob", "carol", "dave"):
+        User.objects.create_user(username)
+    load_demo_teams()
     league = League.objects.get(name="Liga del Foro")
     assert league.gm.username == "gm"
     reavers = Team.objects.get(name="Reikland Reavers")
