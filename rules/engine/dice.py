@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import hmac
 from typing import Protocol
 
 
@@ -15,17 +14,27 @@ class Dice(Protocol):
     def face(self, index: int, sides: int) -> int: ...
 
 
+_BLOCK = 64  # SHA-256's block size in bytes
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+
+
 class FairDice:
     """HMAC-SHA256(seed, "match:index:attempt") with rejection sampling (no modulo bias)."""
 
-    __slots__ = ("_cache", "_keyed", "match_id", "seed")
+    __slots__ = ("_cache", "_inner", "_outer", "_prefix", "match_id", "seed")
 
     def __init__(self, seed: bytes, match_id: str) -> None:
         self.seed = seed
         self.match_id = match_id
         self._cache: dict[tuple[int, int], int] = {}
-        self._keyed = hmac.new(seed, digestmod=hashlib.sha256)  # copied per face: the same
-        # HMAC as hmac.digest(seed, msg, "sha256"), without re-keying each time
+        # HMAC-SHA256 by hand (RFC 2104), the same digest as hmac.digest(seed, msg, "sha256"):
+        # the keyed inner and outer hashes are copied per face, without re-keying each time
+        key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed
+        key = key.ljust(_BLOCK, b"\0")
+        self._inner = hashlib.sha256(key.translate(_IPAD))
+        self._outer = hashlib.sha256(key.translate(_OPAD))
+        self._prefix = f"{match_id}:"
 
     def face(self, index: int, sides: int) -> int:
         key = (index, sides)
@@ -35,9 +44,11 @@ class FairDice:
         limit = 2**64 - (2**64 % sides)
         j = 0
         while True:
-            h = self._keyed.copy()
-            h.update(f"{self.match_id}:{index}:{j}".encode())
-            x = int.from_bytes(h.digest()[:8], "big")
+            h = self._inner.copy()
+            h.update(f"{self._prefix}{index}:{j}".encode())
+            o = self._outer.copy()
+            o.update(h.digest())
+            x = int.from_bytes(o.digest()[:8], "big")
             if x < limit:
                 value = x % sides + 1
                 self._cache[key] = value

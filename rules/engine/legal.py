@@ -20,7 +20,7 @@ def _actor(actor: Actor | str) -> Actor:
 
 
 def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> IllegalAction | None:
-    act = _actor(actor)
+    act = Actor.parse(actor) if isinstance(actor, str) else actor  # ``_actor``, inlined
     rs = ruleset_for(state)
     d = declaration
     if state.pending is not None:
@@ -58,9 +58,10 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
         return _E("player_cannot_act", f"{p.id} is {p.state} and cannot act.")
     if d.action == "block" and p.state != "standing" and not p.has("Jump Up"):
         return _E("player_cannot_act", f"{p.id} is prone and cannot block.")
-    allowance = _allowance(rs, state, act, d)
-    if allowance is not None:
-        return allowance
+    if d.action in _LIMITED:
+        allowance = _allowance(rs, state, act, d)
+        if allowance is not None:
+            return allowance
     if (
         d.action == "bomb"
         or d.facings
@@ -74,10 +75,13 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
             return special
     if d.action == "block" and d.path:
         return _E("path_illegal", "A Block has no movement; declare a Blitz to move first.")
-    err = _path(state, p, d.path)
-    if err is not None:
-        return err
-    extra = (1 if d.action == "blitz" else 0) + len(d.then) + _leaps(p, d.path)
+    if d.path:  # (an empty path is always fine)
+        err = _path(state, p, d.path)
+        if err is not None:
+            return err
+    extra = (1 if d.action == "blitz" else 0) + len(d.then)
+    if d.path and "Leap" in p.skills:
+        extra += _leaps(p, d.path)
     if len(d.path) + extra > move_budget(p):
         return _E(
             "too_far",
@@ -98,6 +102,7 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
     return None
 
 
+_LIMITED = frozenset(("blitz", "foul", "pass", "hand_off"))  # the ones ``_allowance`` limits
 MATCH_ACTIONS = frozenset(("start_match", "pregame_weather", "setup", "kick", "concede"))
 
 

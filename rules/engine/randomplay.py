@@ -85,16 +85,17 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     rs = ruleset_for(state)
     team = state.active
     ended = state.teams[team].ended
+    r = rng.random
     sides = [s for s in rs.sides() if s not in ended]
-    side = _pick(rng, sides) if sides else "captain"
+    side = sides[int(r() * len(sides))] if sides else "captain"  # ``_pick``, inlined
     actor = _ACTORS[team, side]
-    if rng.random() < 0.75:
+    if r() < 0.75:
         p = _random_player(state, rng, team, side if rs.split_team else None)
         if p is not None:
             for d in _quick_candidates(state, p, rng):
                 if legal(state, actor, d) is None:
                     return actor, d
-    if rng.random() < 0.0005 and legal(state, actor, _CONCEDE) is None:
+    if r() < 0.0005 and legal(state, actor, _CONCEDE) is None:
         return actor, _CONCEDE
     return actor, _END_TURN
 
@@ -112,8 +113,10 @@ def _random_player(
     on_pitch = list(state.board.values())
     if not on_pitch:
         return None
+    r = rng.random
+    n = len(on_pitch)
     for _ in range(6):
-        p = everyone[_pick(rng, on_pitch)]
+        p = everyone[on_pitch[int(r() * n)]]  # ``_pick``, inlined
         if (
             p.team == team
             and not p.acted
@@ -159,20 +162,26 @@ def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Itera
             mates.append(oid)
         else:
             foes.append(oid)
+    r = rng.random  # ``_pick``, inlined below: one ``random()`` a choice
+    pid = p.id
     if foes:
-        f = _pick(rng, foes)
+        f = foes[int(r() * len(foes))]
         if p.skills:
             yield from _part3_candidates(state, p, foes, rng)
-        yield Declaration(p.id, _pick(rng, ("block", "blitz", "block", "foul")), (), f)
-    if mates and state.carrier == p.id:
-        yield Declaration(p.id, "hand_off", (), _pick(rng, mates))
+        yield Declaration(pid, _ATTACKS[int(r() * 4)], (), f)
+    if mates and state.carrier == pid:
+        yield Declaration(pid, "hand_off", (), mates[int(r() * len(mates))])
     if free:
-        s1 = _pick(rng, free)
-        s2 = _pick(rng, NEIGHBOURS[s1])
+        s1 = free[int(r() * len(free))]
+        around1 = NEIGHBOURS[s1]
+        s2 = around1[int(r() * len(around1))]
         if s2 not in board and s2 != p.at:
-            yield Declaration(p.id, "move", (NAMES[s1], NAMES[s2]))
-        yield Declaration(p.id, "move", (NAMES[s1],))
-    yield Declaration(p.id, "move")
+            yield Declaration(pid, "move", (NAMES[s1], NAMES[s2]))
+        yield Declaration(pid, "move", (NAMES[s1],))
+    yield Declaration(pid, "move")
+
+
+_ATTACKS = ("block", "blitz", "block", "foul")
 
 
 def _part3_candidates(
@@ -208,35 +217,34 @@ def _bomb(state: MatchState, p: Player, rng: random.Random) -> Declaration | Non
     return Declaration(p.id, "bomb", target=NAMES[square(tx, ty)])
 
 
-def _run(state: MatchState, p: object) -> Declaration:
+def _run(state: MatchState, p: Player) -> Declaration:
     """A move towards the ball, or with the ball towards the end zone it attacks."""
-    from .state import Player
-
-    assert isinstance(p, Player) and p.at is not None
-    x, y = divmod(p.at, HEIGHT)
+    at = p.at
+    assert at is not None
+    x, y = divmod(at, HEIGHT)
     if state.carrier == p.id:
         gx, gy = (WIDTH - 1 if p.team == "home" else 0), y
     else:
-        assert state.ball_at is not None
-        gx, gy = divmod(state.ball_at, HEIGHT)
+        ball = state.ball_at
+        assert ball is not None
+        gx, gy = divmod(ball, HEIGHT)
     path: list[str] = []
+    board = state.board
     budget = p.ma if p.state == "standing" else max(p.ma - 3, 0)
     for _ in range(budget):
-        if (x, y) == (gx, gy):
+        if x == gx and y == gy:
             break
         x += (gx > x) - (gx < x)
         y += (gy > y) - (gy < y)
-        sq = square(x, y)
-        if sq in state.board:
+        sq = x * HEIGHT + y  # ``square(x, y)``
+        if sq in board:
             break
         path.append(NAMES[sq])
     return Declaration(p.id, "move", tuple(path))
 
 
-def _pass_candidates(state: MatchState, p: object, rng: random.Random) -> list[Declaration]:
-    from .state import Player
-
-    assert isinstance(p, Player) and p.at is not None
+def _pass_candidates(state: MatchState, p: Player, rng: random.Random) -> list[Declaration]:
+    assert p.at is not None
     mates = [
         q
         for q in state.players.values()
@@ -335,10 +343,12 @@ def play_one(
     resolving again with one more answer. Both read the rng and the dice alike."""
     actor, decl = _choose(state, rng, whole=whole)
     if not replay:
+        if timings is None:  # (untimed: no clock reads)
+            res = resolve(state, actor, decl, (), dice, random_policy(rng))
+            return res.state, res.events
         t0 = time.perf_counter()
         res = resolve(state, actor, decl, (), dice, random_policy(rng))
-        if timings is not None:
-            timings.append(time.perf_counter() - t0)
+        timings.append(time.perf_counter() - t0)
         return res.state, res.events
     answers: tuple[Answer, ...] = ()
     while True:

@@ -115,10 +115,12 @@ class Ctx:
 
     def mp(self, pid: str) -> Player:
         """The player, safe to change (copied on first write)."""
-        if pid not in self.copied:
-            self.copied.add(pid)
-            self.st.players[pid] = self.st.players[pid].copy()
-        return self.st.players[pid]
+        players = self.st.players
+        if pid in self.copied:
+            return players[pid]
+        self.copied.add(pid)
+        p = players[pid] = players[pid].copy()
+        return p
 
     def ev(self, type_: str, **data: Any) -> None:
         self.events.append(Event(type_, data))
@@ -149,11 +151,13 @@ class Ctx:
     # -- board -------------------------------------------------------------------------------
     def place(self, pid: str, sq: int | None) -> None:
         p = self.mp(pid)
-        if p.at is not None and self.st.board.get(p.at) == pid:
-            del self.st.board[p.at]
+        board = self.st.board
+        at = p.at
+        if at is not None and board.get(at) == pid:
+            del board[at]
         p.at = sq
         if sq is not None:
-            self.st.board[sq] = pid
+            board[sq] = pid
 
 
 # ------------------------------------------------------------------------------------------
@@ -861,11 +865,12 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     """One square entered: GFI, dodge, pick-up. False when the action stops."""
     st = ctx.st
     p = st.players[mv.pid]
-    assert p.at is not None
-    leap = not adjacent(p.at, sq) and p.has("Leap") and not mv.leapt and distance(p.at, sq) == 2
-    if sq in st.board or not (leap or adjacent(p.at, sq)) or p.rooted:
-        return False
     frm = p.at
+    assert frm is not None
+    adj = adjacent(frm, sq)
+    leap = not adj and "Leap" in p.skills and not mv.leapt and distance(frm, sq) == 2
+    if sq in st.board or not (leap or adj) or p.rooted:
+        return False
     for _ in range(2 if leap else 1):
         paid = _need_square(ctx, mv)
         if paid != "ok":
@@ -938,7 +943,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             _after_dodge(ctx, st.players[mv.pid], tackled, frm)
     else:
         ctx.place(mv.pid, sq)
-    ctx.ev("move", player=mv.pid, frm=NAMES[frm], to=NAMES[sq])
+    ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
     if st.carrier is None and st.ball_at == sq:
         return _pick_up(ctx, st.players[mv.pid], sq)
     return True
@@ -2119,6 +2124,11 @@ def _after_action(ctx: Ctx) -> None:
             flow.end_half(ctx)
 
 
+_NOT_PLAYER_ACTIONS = frozenset(
+    ("end_turn", "claim_blitz", "start_match", "pregame_weather", "setup", "kick", "concede")
+)
+
+
 def resolve(
     state: MatchState,
     actor: Actor | str,
@@ -2142,7 +2152,12 @@ def resolve(
     ctx = Ctx(st, dice, answers, act, policy)
     action = declaration.action
     try:
-        if action == "end_turn":
+        if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first
+            _do_player_action(ctx, declaration)
+            _flush_loose(ctx)
+            _check_touchdown(ctx)
+            _after_action(ctx)
+        elif action == "end_turn":
             team = st.teams[act.team]
             if ctx.rs.split_team:
                 team.ended = team.ended | {act.side}
@@ -2162,13 +2177,8 @@ def resolve(
         elif action == "kick":
             assert declaration.target is not None
             flow.kick(ctx, parse_square(declaration.target))
-        elif action == "concede":
+        else:  # "concede"
             flow.concede(ctx, act.team)
-        else:
-            _do_player_action(ctx, declaration)
-            _flush_loose(ctx)
-            _check_touchdown(ctx)
-            _after_action(ctx)
     except _Stop as stop:
         pend = stop.pending
         pend.actor = str(act)
