@@ -949,6 +949,26 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     return True
 
 
+def _stopped_by(
+    ctx: Ctx, skill: str, q: Player, p: Player, modifiers: dict[str, int], limit: int, word: str
+) -> bool:
+    """Tentacles and Shadowing: 2D6 plus the mover's edge; ``limit`` or less and ``q`` wins."""
+    a, b = ctx.roll(6), ctx.roll(6)
+    total = a + b + sum(modifiers.values())
+    won = total <= limit
+    ctx.ev(
+        skill,
+        purpose=skill,
+        player=q.id,
+        target_player=p.id,
+        faces=[a, b],
+        modifiers=modifiers,
+        total=total,
+        result=word if won else "escaped",
+    )
+    return won
+
+
 def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
     """Tentacles: 2D6 + the mover's ST - the Tentacles player's ST, 5 or less holds it."""
     if not any("Tentacles" in q.skills for q in tackled):
@@ -956,20 +976,7 @@ def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
     for q in tackled:
         if not q.has("Tentacles"):
             continue
-        a, b = ctx.roll(6), ctx.roll(6)
-        total = a + b + p.st - q.st
-        held = total <= 5
-        ctx.ev(
-            "tentacles",
-            purpose="tentacles",
-            player=q.id,
-            target_player=p.id,
-            faces=[a, b],
-            modifiers={"strength": p.st - q.st},
-            total=total,
-            result="held" if held else "escaped",
-        )
-        if held:
+        if _stopped_by(ctx, "tentacles", q, p, {"strength": p.st - q.st}, 5, "held"):
             return True
     return False
 
@@ -981,20 +988,7 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
     for q in tackled:
         if not q.has("Shadowing") or frm in st.board or st.players[q.id].state != "standing":
             continue
-        a, b = ctx.roll(6), ctx.roll(6)
-        total = a + b + p.ma - q.ma
-        follows = total <= 7
-        ctx.ev(
-            "shadowing",
-            purpose="shadowing",
-            player=q.id,
-            target_player=p.id,
-            faces=[a, b],
-            modifiers={"movement": p.ma - q.ma},
-            total=total,
-            result="follows" if follows else "escaped",
-        )
-        if follows:
+        if _stopped_by(ctx, "shadowing", q, p, {"movement": p.ma - q.ma}, 7, "follows"):
             ctx.place(q.id, frm)
             if st.carrier is None and st.ball_at == frm:
                 _bounce(ctx, frm)
