@@ -12,6 +12,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
 CHROMIUM = "/usr/bin/chromium"
+# A page's answer may take seconds on a loaded CI machine (two test processes on two cores, a
+# Chromium each): assertions on the page wait up to this long before failing.
+BROWSER_PATIENCE_MS = 20_000
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -40,6 +43,13 @@ def _tasks_run_eagerly() -> Iterator[None]:
         shutil.rmtree(queue, ignore_errors=True)
     else:
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _patient_page_assertions() -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=BROWSER_PATIENCE_MS)
 
 
 @pytest.fixture(scope="session")
