@@ -3,6 +3,7 @@ captains the away Raiders with erin on theirs, gm runs the league and the match,
 another game master, and dave only watches."""
 
 import random
+import secrets
 from typing import Any
 
 import pytest
@@ -94,7 +95,7 @@ def match(
 ) -> Match:
     # A fixed dice seed: the tests play random legal moves and look for a question or a roll
     # to dispute; with a new seed each run, a match could end before one came up.
-    monkeypatch.setattr(services.secrets, "token_bytes", lambda n: bytes(range(7, 7 + n)))
+    monkeypatch.setattr(secrets, "token_bytes", lambda n: bytes(range(7, 7 + n)))
     return services.create_match(home=home, away=away, gm=gm, league=league)
 
 
