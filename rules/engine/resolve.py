@@ -164,6 +164,23 @@ class Ctx:
 # Rolls and rerolls
 
 
+def _plain_d6(ctx: Ctx, purpose: str, p: Player, target: int, **extra: Any) -> bool:
+    """A D6 with no modifiers and no reroll offered (Loner, Pro, Regeneration, bribes)."""
+    face = ctx.roll(6)
+    ok = face >= target
+    ctx.ev(
+        purpose,
+        purpose=purpose,
+        player=p.id,
+        target=target,
+        modifiers={},
+        faces=[face],
+        result="success" if ok else "failure",
+        **extra,
+    )
+    return ok
+
+
 def _d6_roll(
     ctx: Ctx,
     purpose: str,
@@ -270,18 +287,7 @@ def _offer_reroll(
             team.rerolls -= 1
             ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
         if p.has("Loner"):
-            face = ctx.roll(6)
-            ok = face >= 4
-            ctx.ev(
-                "loner",
-                purpose="loner",
-                player=p.id,
-                target=4,
-                modifiers={},
-                faces=[face],
-                result="success" if ok else "failure",
-            )
-            return ok
+            return _plain_d6(ctx, "loner", p, 4)
         return True
     name = str(choice).split(":", 1)[1]
     if name in ("Dodge", "Sure Feet", "Pro", "Break Tackle"):
@@ -289,18 +295,7 @@ def _offer_reroll(
         mp.used = mp.used | {name}
     ctx.ev("reroll", source=f"skill:{name}", player=p.id, purpose=purpose, result="used")
     if name == "Pro":
-        face = ctx.roll(6)
-        ok = face >= 4
-        ctx.ev(
-            "pro",
-            purpose="pro",
-            player=p.id,
-            target=4,
-            modifiers={},
-            faces=[face],
-            result="success" if ok else "failure",
-        )
-        return ok
+        return _plain_d6(ctx, "pro", p, 4)
     return True
 
 
@@ -511,18 +506,7 @@ def _regenerates(ctx: Ctx, p: Player) -> bool:
     team = ctx.st.teams[p.team]
     rerolled = False
     while True:
-        face = ctx.roll(6)
-        ok = face >= 4
-        ctx.ev(
-            "regeneration",
-            purpose="regeneration",
-            player=p.id,
-            target=4,
-            modifiers={},
-            faces=[face],
-            result="success" if ok else "failure",
-            reroll=rerolled,
-        )
+        ok = _plain_d6(ctx, "regeneration", p, 4, reroll=rerolled)
         if ok or rerolled or not team.igor or p.star:
             return ok
         if not ctx.ask("igor", ctx.rs.captain(p.team), [True, False], False):
@@ -1511,18 +1495,7 @@ def bribed(ctx: Ctx, p: Player) -> bool:
     if team.bribes <= 0 or not ctx.ask("bribe", ctx.rs.captain(p.team), [True, False], False):
         return False
     team.bribes -= 1
-    face = ctx.roll(6)
-    ok = face >= 2
-    ctx.ev(
-        "bribe",
-        purpose="bribe",
-        player=p.id,
-        target=2,
-        modifiers={},
-        faces=[face],
-        result="success" if ok else "failure",
-    )
-    return ok
+    return _plain_d6(ctx, "bribe", p, 2)
 
 
 def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
