@@ -21,10 +21,17 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played() -> Match:
-    """A match some sixty posts in: the opening rolls, a kick-off and a few turns."""
+    """A match some sixty posts in: the opening rolls, a kick-off and a few turns. The dice
+    seed is new each run, so it plays on, ten posts at a time, until more than 20 dice have
+    been rolled."""
     match = autoplay.demo_match()
-    autoplay.fill(match.pk, 60, random.Random(7), chat_share=0.2)
-    match.refresh_from_db()
+    rng = random.Random(7)
+    autoplay.fill(match.pk, 60, rng, chat_share=0.2)
+    for _ in range(30):
+        match.refresh_from_db()
+        if match.state["dice_used"] > 20:
+            break
+        autoplay.fill(match.pk, 10, rng, chat_share=0.2)
     return match
 
 
