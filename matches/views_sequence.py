@@ -165,6 +165,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
             and user.pk == _team_for(match, winner.key).captain_id
         ),
         "advancements": match.advancements.select_related("player", "player__team"),
+        "journeymen": _journeymen(match, user),
         "player_records": PlayerMatchRecord.objects.filter(match=match).order_by("engine_id"),
     }
     return render(request, "matches/postmatch.html", context)
@@ -210,6 +211,23 @@ def advance(request: HttpRequest, pk: int) -> HttpResponse:
         "history": PlayerMatchRecord.objects.filter(player=player).select_related("match"),
     }
     return render(request, "teams/advance.html", context)
+
+
+def _journeymen(match: Match, user: Any) -> list[dict[str, Any]]:
+    """The journeymen the two teams may still hire for good, with whether this user coaches
+    the side that would pay."""
+    players = Player.objects.filter(
+        team__in=(match.home_team_id, match.away_team_id), status=Player.Status.JOURNEYMAN
+    ).select_related("team")
+    return [
+        {
+            "player": player,
+            "price": player.position_data.cost,
+            "treasury": player.team.treasury(player.side),
+            "can_hire": player.team.controls(user, player.side),
+        }
+        for player in players.order_by("team__name", "number")
+    ]
 
 
 @require_POST

@@ -9,7 +9,7 @@ from django.urls import reverse
 from matches import services
 from matches.models import Match, TeamMatchRecord
 from matches.tests.sequence.driving import finish_now
-from teams.models import Team
+from teams.models import Player, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +117,34 @@ def test_the_mvp_form_is_offered_to_the_opposing_captain_only(
     assert _client().post(post, data).status_code == 403
     assert _client(cast["carol"]).post(post, data).status_code == 302
     assert TeamMatchRecord.objects.get(match=after, key="home").mje == "h1"
+
+
+def test_a_journeyman_is_hired_from_the_page_by_the_coach_of_his_side_only(
+    after: Match, cast: dict[str, User]
+) -> None:
+    raiders = Team.objects.get(pk=after.away_team_id)
+    Team.objects.filter(pk=raiders.pk).update(rival_treasury=60_000)
+    journeyman = Player.objects.create(
+        team=raiders,
+        number=40,
+        name="Grub",
+        position="orc.lineman",
+        side="rival",
+        status=Player.Status.JOURNEYMAN,
+    )
+    url = reverse("sequence:postmatch", args=[after.pk])
+    row = f'data-testid="journeyman-{journeyman.pk}"'
+    hire = reverse("sequence:hire_journeyman", args=[after.pk, journeyman.pk])
+    for who in ("alice", "carol"):
+        page = _client(cast[who]).get(url).content.decode()
+        assert row in page and hire not in page, who
+        assert _client(cast[who]).post(hire).status_code == 403, who
+    page = _client(cast["dave"]).get(url).content.decode()
+    assert hire in page and "50,000 gp" in page and "60,000 gp" in page
+    assert "Sustitutos" in _client(cast["dave"], lang="es").get(url).content.decode()
+    assert _client(cast["dave"]).post(hire).status_code == 302
+    journeyman.refresh_from_db()
+    raiders.refresh_from_db()
+    assert journeyman.status == Player.Status.ACTIVE
+    assert raiders.rival_treasury == 10_000
+    assert row not in _client(cast["dave"]).get(url).content.decode()
