@@ -173,6 +173,25 @@ else:
         "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
+# The cache holds the thread's rendered posts (matches.thread): shared by every web process on
+# Redis; each process keeps its own in memory without it. Losing it only costs time.
+CACHES: dict[str, dict[str, object]]
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "bbweb",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
+
 CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -118,11 +119,17 @@ def pitch_view(
         "grid": grid_svg(),
         "tokens": tokens,
         "loose_ball": loose_ball,
-        "tackle_zones": {
-            team: [square_xy(sq) for sq in sorted(squares)]
-            for team, squares in tackle_zones.items()
-        },
+        "tackle_zones": {team: _zone_rects(squares) for team, squares in tackle_zones.items()},
     }
+
+
+def _zone_rects(squares: set[str]) -> SafeString:
+    """One SVG square per square in a team's tackle zones (a hundred on a crowded pitch)."""
+    return format_html_join(
+        "",
+        '<rect x="{}" y="{}" width="30" height="30"></rect>',
+        (square_xy(square) for square in sorted(squares)),
+    )
 
 
 @cache

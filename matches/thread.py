@@ -1,17 +1,29 @@
 """The match thread for the page: posts grouped by half and turn, each with its dice and
 events described in the reader's language (from the stored data, never from stored text)."""
 
+import hashlib
+import json
+import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from django.db.models import Prefetch
-from django.utils.safestring import mark_safe
+from django.core.cache import cache
+from django.db.models import Count, Max
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from matches import labels
 from matches.labels import label
 from matches.markup import render_markdown
 from matches.models import Match, MatchEvent, Post
+from matches.services import match_people
+
+logger = logging.getLogger(__name__)
 
 HIDDEN_EVENTS = frozenset(
     ("move", "action", "decision", "blitz_turn", "declaration", "match_created")
@@ -30,9 +42,26 @@ class Line:
     modifiers: list[str] = field(default_factory=list)
     result: str = ""
 
+    def html(self) -> SafeString:
+        """The line as a list item, every part escaped. Written here rather than in a template:
+        a long thread has hundreds of lines and a template include each costs ten times more."""
+        faces = format_html_join("", '<span class="die">{}</span>', ((f,) for f in self.faces))
+        return format_html(
+            '<li class="line {}">{}{}{}{}{}</li>',
+            self.css,
+            self.text,
+            format_html(' <span class="faces">{}</span>', faces) if self.faces else "",
+            format_html(' <span class="need">{}</span>', self.target) if self.target else "",
+            format_html_join("", ' <span class="mod">{}</span>', ((m,) for m in self.modifiers)),
+            format_html(" → <strong>{}</strong>", self.result) if self.result else "",
+        )
+
 
 @dataclass
 class PostView:
+    """What a post shows, the same for every reader: the fragment templates/matches/_post.html
+    is rendered from it."""
+
     post: Post
     lines: list[Line]
     headline: str
@@ -42,10 +71,18 @@ class PostView:
 
 
 @dataclass
+class ShownPost:
+    """A post on the page: its fragment, cached or rendered now; the page adds the edit form."""
+
+    post: Post
+    html: SafeString
+
+
+@dataclass
 class TurnGroup:
     title: str
     team: str
-    posts: list[PostView]
+    posts: list[ShownPost]
 
 
 @dataclass
@@ -103,11 +140,7 @@ def thread(
         if before is not None:
             posts_qs = posts_qs.filter(number__lt=before)
         posts_qs = posts_qs.order_by("-number")[:size]
-    posts = list(
-        posts_qs.prefetch_related(
-            Prefetch("events", queryset=MatchEvent.objects.order_by("number"))
-        )
-    )
+    posts = list(posts_qs)
     if since is None:
         posts.reverse()
     first = posts[0].number if posts else None
@@ -119,6 +152,7 @@ def thread(
 
 def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
     names = Names(match)
+    fragments = _fragments(match, names, posts)
     groups: list[TurnGroup] = []
     key: tuple[int, int, str] | None = None
     for post in posts:
@@ -128,17 +162,138 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
         if here != key:
             key = here
             groups.append(TurnGroup(_group_title(names, *here), here[2], []))
-        groups[-1].posts.append(
-            PostView(
-                post,
-                [line for e in post.events.all() if (line := describe(names, e.type, e.data))],
-                headline(names, post),
-                "edited_at" in (post.summary or {}),
-                str(KINDS.get(post.kind, post.kind)),
-                _original(post),
-            )
-        )
+        groups[-1].posts.append(ShownPost(post, fragments[post.pk]))
     return groups
+
+
+# -- post fragments ---------------------------------------------------------------------------
+# A post reads the same for every reader of one language and time zone, and only changes when
+# it is edited or when the events of its declaration are appended (a question answered), so
+# its HTML is cached. The key holds everything the fragment is made from, the post's event
+# count and last event included, and the source of the code and template that make it: a
+# changed post, a renamed team or a new release never shows a stale fragment.
+
+FRAGMENT_TEMPLATE = "matches/_post.html"
+FRAGMENT_SECONDS = 30 * 24 * 3600
+_HERE = Path(__file__).resolve().parent
+_SOURCES = (
+    _HERE / "thread.py",
+    _HERE / "labels.py",
+    _HERE.parent / "templates" / FRAGMENT_TEMPLATE,
+)
+RELEASE = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()[:12]
+
+EventFacts = tuple[str, dict[str, Any]]
+
+
+def _fragments(match: Match, names: Names, posts: list[Post]) -> dict[int, SafeString]:
+    stamps = _event_stamps(posts)
+    context = _reader_context(match)
+    keys = {post.pk: _fragment_key(post, stamps.get(post.pk), context) for post in posts}
+    found = _cache_get_many(list(keys.values()))
+    missing = [post for post in posts if keys[post.pk] not in found]
+    made: dict[str, str] = {}
+    events = _events_by_post(missing)
+    for post in missing:
+        view = _view(names, post, events[post.pk])
+        made[keys[post.pk]] = render_to_string(FRAGMENT_TEMPLATE, {"pv": view, "match": match})
+    _cache_set_many(made)
+    every = {**found, **made}
+    return {post.pk: mark_safe(every[keys[post.pk]]) for post in posts}  # rendered escaped
+
+
+def _reader_context(match: Match) -> str:
+    """What every fragment of this page depends on besides its post."""
+    people = ",".join(sorted(user.username for user in match_people(match)))
+    return "|".join(
+        (
+            RELEASE,
+            get_language() or "",
+            timezone.get_current_timezone_name(),
+            names_digest(match),
+            people,
+        )
+    )
+
+
+def names_digest(match: Match) -> str:
+    names = [match.home_team.name, match.away_team.name, match.lineup or {}]
+    return hashlib.sha256(json.dumps(names, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _fragment_key(post: Post, stamp: tuple[int, int] | None, context: str) -> str:
+    facts = [
+        context,
+        post.pk,
+        post.number,
+        post.created_at.isoformat(),
+        post.kind,
+        post.author.username if post.author else "",
+        post.declaration,
+        post.summary,
+        post.html,
+        stamp,
+    ]
+    digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
+    return f"post:{post.pk}:{digest[:32]}"
+
+
+def _event_stamps(posts: list[Post]) -> dict[int, tuple[int, int]]:
+    """Per post, how many events it has and the number of the last: events are only ever
+    appended, so the pair changes whenever the post's events do."""
+    if not posts:
+        return {}
+    rows = (
+        MatchEvent.objects.filter(post__in=[post.pk for post in posts])
+        .values_list("post_id")
+        .annotate(count=Count("pk"), last=Max("number"))
+        .order_by()
+    )
+    return {post_id: (count, last) for post_id, count, last in rows}
+
+
+def _events_by_post(posts: list[Post]) -> dict[int, list[EventFacts]]:
+    """Each post's events as (type, data), in order: plain rows, only these two fields."""
+    by_post: dict[int, list[EventFacts]] = {post.pk: [] for post in posts}
+    if not posts:
+        return by_post
+    rows = (
+        MatchEvent.objects.filter(post__in=[post.pk for post in posts])
+        .order_by("number")
+        .values_list("post_id", "type", "data")
+    )
+    for post_id, type_, data in rows:
+        by_post[post_id].append((type_, data))
+    return by_post
+
+
+def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
+    return PostView(
+        post,
+        [line for type_, data in events if (line := describe(names, type_, data))],
+        headline(names, post),
+        "edited_at" in (post.summary or {}),
+        str(KINDS.get(post.kind, post.kind)),
+        _original(post),
+    )
+
+
+def _cache_get_many(keys: list[str]) -> dict[str, str]:
+    # The cache only saves time: if it is down, the page is rendered without it.
+    try:
+        return dict(cache.get_many(keys))
+    except Exception:  # any backend's error
+        logger.warning("post fragments: cache unavailable", exc_info=True)
+        return {}
+
+
+def _cache_set_many(fragments: dict[str, str]) -> None:
+    if not fragments:
+        return
+    try:
+        cache.set_many(fragments, FRAGMENT_SECONDS)
+    except Exception:  # any backend's error
+        logger.warning("post fragments: cache unavailable", exc_info=True)
 
 
 def _original(post: Post) -> str:

@@ -101,7 +101,7 @@ def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
 
 
 UNDOING_EVENTS = ("rewind", "granted_reroll")
-RECENT_EVENTS = 120  # the rolls offered for a dispute are among the latest events
+DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first
 
 
 def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
@@ -111,14 +111,19 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     rolls: list[MatchEvent] = []
     if coaching or is_gm:  # only they see the list of rolls to dispute
         undone = leagues.undone_numbers(match.events.filter(type__in=UNDOING_EVENTS))
-        recent = match.events.order_by("-number")[:RECENT_EVENTS]
-        rolls = [e for e in reversed(recent) if e.data.get("faces") and e.number not in undone]
+        latest = (
+            match.events.filter(data__has_key="faces")
+            .exclude(number__in=undone)
+            .only("number", "type", "data")
+            .order_by("-number")[:DISPUTABLE_ROLLS]
+        )
+        rolls = [e for e in latest if e.data["faces"]]
     return {
         "match": match,
         "disputes": match.disputes.select_related("raised_by", "event", "post"),
         "can_dispute": coaching and match.status != Match.Status.FINISHED,
         "is_gm": is_gm,
-        "dispute_targets": [(e.number, describe(e, match.lineup)) for e in rolls[-40:]][::-1],
+        "dispute_targets": [(e.number, describe(e, match.lineup)) for e in rolls],
         "players": sorted(
             ((pid, f"{pid} {facts.get('name', '')}") for pid, facts in match.lineup.items()),
             key=lambda item: (item[0][0] != "h", int(item[0][1:])),

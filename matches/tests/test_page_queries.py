@@ -16,13 +16,17 @@ pytestmark = pytest.mark.django_db
 
 
 def page_queries(client: Client, match: Match, rng: random.Random) -> int:
-    """The queries of the page with no decision pending (a pending one may cost its own)."""
+    """The queries of the page with no decision pending (a pending one may cost its own),
+    once its posts are cached: the first reader of new posts pays one query more, for their
+    events (test_a_post_not_yet_cached_costs_one_query_however_many_there_are)."""
     match.refresh_from_db()
     while match.state.get("pending") is not None:
         autoplay.step(match.pk, rng)
         match.refresh_from_db()
+    url = reverse("matches:detail", args=[match.pk])
+    assert client.get(url).status_code == 200
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(reverse("matches:detail", args=[match.pk]))
+        response = client.get(url)
     assert response.status_code == 200
     return len(queries)
 
@@ -67,6 +71,7 @@ def test_the_earlier_pages_and_the_poll_take_as_many_queries_with_60_posts_as_wi
     both()  # sessions, caches
     few = both()
     autoplay.fill(match.pk, 50, rng, chat_share=0.5)
+    both()  # the new posts' fragments are cached by their first reader
     assert both() == few
 
 
@@ -94,3 +99,17 @@ def test_declaring_takes_as_many_queries_whatever_the_number_of_events() -> None
         if match.state.get("pending") is None and same_turn:
             counts[match.events.count() - before] = len(captured)
     assert len(set(counts.values())) == 1, counts
+
+
+def test_a_post_not_yet_cached_costs_one_query_however_many_there_are(client: Client) -> None:
+    match = autoplay.demo_match()
+    rng = random.Random(9)
+    autoplay.fill(match.pk, 30, rng, chat_share=0.5)
+    client.force_login(User.objects.get(username="alice"))
+    cached = page_queries(client, match, rng)
+    url = reverse("matches:detail", args=[match.pk])
+    for new_posts in (1, 25):
+        autoplay.fill(match.pk, new_posts, rng, chat_share=1.0)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        assert len(queries) == cached + 1, new_posts
