@@ -64,6 +64,8 @@ def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
     match: Match, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ids = expired_copies(match, 29)
+    # Small batches, so that each sweep locks several while the other waits for none.
+    monkeypatch.setattr(services, "SWEEP_BATCH", 5)
     slow_settle = services._settle
 
     def settle(*args: Any, **kwargs: Any) -> Any:
