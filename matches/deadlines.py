@@ -25,6 +25,7 @@ from typing import Any
 
 from celery import Task
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.utils import timezone
 
 from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
 
@@ -61,7 +62,8 @@ class MatchWrites:
     batch: "Batch"
     match: Match
     open: list[Decision]  # the match's open decisions, answered in memory
-    inserts: list[models.Model] = field(default_factory=list)
+    inserts: list[models.Model] = field(default_factory=list)  # posts and decisions
+    events: list[dict[str, Any]] = field(default_factory=list)  # MatchEvent's fields
     updated: dict[int, set[str]] = field(default_factory=dict)  # id(decision) -> fields
     touched: bool = False
     tasks: list[tuple[Task, tuple[Any, ...]]] = field(default_factory=list)
@@ -143,12 +145,9 @@ class Batch:
         """Write every buffered row in bulk; returns the tasks to queue, as (name, args)."""
         inserts = [row for writes in self.done for row in writes.inserts]
         # Posts first: decisions and events point to them.
-        posts = [row for row in inserts if isinstance(row, Post)]
-        decisions = [row for row in inserts if isinstance(row, Decision)]
-        events = [row for row in inserts if isinstance(row, MatchEvent)]
-        Post.objects.bulk_create(posts)
-        Decision.objects.bulk_create(decisions)
-        _copy_in(MatchEvent, events)
+        Post.objects.bulk_create([row for row in inserts if isinstance(row, Post)])
+        Decision.objects.bulk_create([row for row in inserts if isinstance(row, Decision)])
+        _insert_events([event for writes in self.done for event in writes.events])
         updated: list[Decision] = []
         names: set[str] = set()
         for writes in self.done:
@@ -174,17 +173,21 @@ class Batch:
         ]
 
 
-def _copy_in(model: type[models.Model], rows: list[Any]) -> None:
-    """Rows whose primary keys nobody needs, with COPY on PostgreSQL: a fraction of what
-    bulk_create costs, on both sides of the connection, for the many events of a batch."""
+def _insert_events(events: list[dict[str, Any]]) -> None:
+    """The batch's events, with COPY on PostgreSQL: a fraction of what building models and
+    bulk_create cost, on both sides of the connection, and nobody needs their ids."""
     db = connections[DEFAULT_DB_ALIAS]
+    for event in events:
+        post = event.pop("post")
+        event["post_id"] = post.pk if post is not None else None
+        event["match_id"] = event.pop("match")
     if db.vendor != "postgresql":
-        model._default_manager.bulk_create(rows)
+        MatchEvent.objects.bulk_create(MatchEvent(**event) for event in events)
         return
-    meta = model._meta
+    meta = MatchEvent._meta
     fields = [f for f in meta.concrete_fields if not f.primary_key]
-    # psycopg adapts the other fields' Python values as they are; JSON goes through its field.
-    json = {f.name for f in fields if isinstance(f, models.JSONField)}
+    data = meta.get_field("data")
+    created_at = timezone.now()
     columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
     with (
         db.cursor() as cursor,
@@ -192,35 +195,40 @@ def _copy_in(model: type[models.Model], rows: list[Any]) -> None:
             f"COPY {db.ops.quote_name(meta.db_table)} ({columns}) FROM STDIN"
         ) as copy,
     ):
-        for row in rows:
-            row._prepare_related_fields_for_save(operation_name="bulk_create")
-            copy.write_row(
-                [
-                    f.get_db_prep_save(f.pre_save(row, True), db)
-                    if f.name in json
-                    else f.pre_save(row, True)
-                    for f in fields
-                ]
-            )
-            row._state.adding = False
-            row._state.db = db.alias
+        for event in events:
+            # A field added to MatchEvent and not set here fails loudly (KeyError).
+            event["data"] = data.get_db_prep_save(event["data"], db)
+            event["created_at"] = created_at
+            copy.write_row([event[f.attname] for f in fields])
 
 
 def _update(model: type[models.Model], rows: list[Any], names: list[str]) -> None:
-    """One UPDATE by primary key, run for every row in a single call (pipelined on
-    PostgreSQL): QuerySet.bulk_update's CASE per row and field cost more than the writes."""
+    """The fields ``names`` of ``rows``, by primary key, in one statement on PostgreSQL (an
+    UPDATE from a VALUES list, parsed and planned once) and in one executemany elsewhere:
+    QuerySet.bulk_update's CASE per row and field costs more than the writes themselves."""
+    db = connections[DEFAULT_DB_ALIAS]
     meta = model._meta
     assert meta.pk is not None
     fields = [f for f in meta.concrete_fields if f.name in names]
-    quote = connection.ops.quote_name
-    columns = ", ".join(f"{quote(str(f.column))} = %s" for f in fields)
-    sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(str(meta.pk.column))} = %s"
     params = [
-        [f.get_db_prep_save(f.pre_save(row, False), connection) for f in fields] + [row.pk]
-        for row in rows
+        [f.get_db_prep_save(f.pre_save(row, False), db) for f in fields] + [row.pk] for row in rows
     ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
+    table = db.ops.quote_name(meta.db_table)
+    columns = [db.ops.quote_name(str(f.column)) for f in [*fields, meta.pk]]
+    key = columns.pop()
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql":
+            typed = "(" + ", ".join(f"%s::{f.cast_db_type(db)}" for f in [*fields, meta.pk]) + ")"
+            values = ", ".join([typed] * len(rows))
+            cursor.execute(
+                f"UPDATE {table} SET {', '.join(f'{c} = v.{c}' for c in columns)}"
+                f" FROM (VALUES {values}) AS v({', '.join([*columns, key])})"
+                f" WHERE {table}.{key} = v.{key}",
+                [value for row in params for value in row],
+            )
+        else:
+            sets = ", ".join(f"{c} = %s" for c in columns)
+            cursor.executemany(f"UPDATE {table} SET {sets} WHERE {key} = %s", params)
 
 
 def _values(match: Match) -> dict[str, Any]:

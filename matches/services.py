@@ -754,38 +754,68 @@ def _heads(match: Match) -> _Heads:
 def _append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
-    return _append_events(match, state, [(type, data)], post)[0]
+    [event] = MatchEvent.objects.bulk_create(_event_rows(match, state, [(type, data)], post))
+    return event
 
 
 def _append_events(
     match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> None:
+    """A declaration's events at the end of the match's hash chain, in one insert (in a batch
+    of the sweep, in the batch's: as plain rows, the bulk of what it writes)."""
+    writes = deadlines.current()
+    if writes is None:
+        MatchEvent.objects.bulk_create(_event_rows(match, state, events, post))
+        return
+    half, turn = state.half, state.turn.get(state.active, 0)
+    writes.events.extend(
+        {
+            "match": match.pk,
+            "number": number,
+            "type": type,
+            "data": data,
+            "half": half,
+            "turn": turn,
+            "post": post,
+            "prev_hash": prev,
+            "hash": digest,
+        }
+        for number, type, data, prev, digest in _chained(match, events)
+    )
+
+
+def _event_rows(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
 ) -> list[MatchEvent]:
-    """Events at the end of the match's hash chain, in one insert."""
+    half, turn = state.half, state.turn.get(state.active, 0)
+    return [
+        MatchEvent(
+            match=match,
+            number=number,
+            type=type,
+            data=data,
+            half=half,
+            turn=turn,
+            post=post,
+            prev_hash=prev,
+            hash=digest,
+        )
+        for number, type, data, prev, digest in _chained(match, events)
+    ]
+
+
+def _chained(
+    match: Match, events: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[int, str, dict[str, Any], str, str]]:
+    """(number, type, data, previous hash, hash) of each event, next in the match's chain."""
     heads = _heads(match)
-    rows = []
+    chained = []
     for type, data in events:
         number = heads.event + 1
         digest = MatchEvent.chain_hash(heads.hash, number, type, data)
-        rows.append(
-            MatchEvent(
-                match=match,
-                number=number,
-                type=type,
-                data=data,
-                half=state.half,
-                turn=state.turn.get(state.active, 0),
-                post=post,
-                prev_hash=heads.hash,
-                hash=digest,
-            )
-        )
+        chained.append((number, type, data, heads.hash, digest))
         heads.event, heads.hash = number, digest
-    writes = deadlines.current()
-    if writes is None:
-        return MatchEvent.objects.bulk_create(rows)
-    for row in rows:
-        writes.insert(row)
-    return rows
+    return chained
 
 
 # -- deadlines ------------------------------------------------------------------------------------
@@ -1958,13 +1988,14 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
     )
     match.turn_deadline_at = None
     match.turn_time_left = None
-    for actor, decl in ends:
+    for number, (actor, decl) in enumerate(ends):
+        if number:
+            state = load_state(match)  # as the side before ended it
         if legal(state, actor, decl) is not None:
             continue
         resolution = resolve(state, actor, decl, (), dice_for(match))
         if _settle(match, state, actor, decl, (), resolution, post) is not None:
             break
-        state = load_state(match)
     _touch(match)
     absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
     _notify_on_commit(
