@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from celery import Task
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.utils import timezone
 
 from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
@@ -39,6 +39,7 @@ _CURRENT: ContextVar["MatchWrites | None"] = ContextVar("deadline_writes", defau
 _BUFFERED_TABLES = re.compile(
     r"\b({})\b".format("|".join(m._meta.db_table for m in (Match, Post, MatchEvent, Decision)))
 )
+_LOCKING = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?(UPDATE|SHARE|KEY\s+SHARE)\b", re.IGNORECASE)
 
 
 def current() -> "MatchWrites | None":
@@ -49,8 +50,10 @@ def current() -> "MatchWrites | None":
 def _reads_only(
     execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
 ) -> Any:
-    text = sql.lstrip()[:7].upper()
-    if text != "SELECT " or "FOR UPDATE" in sql.upper() or _BUFFERED_TABLES.search(sql):
+    """While a match is buffered: plain reads of other tables only (a write, a lock, a
+    savepoint or a read of the buffered tables means it must be applied alone)."""
+    first = sql.split(None, 1)[0].upper() if sql.strip() else ""
+    if first != "SELECT" or _LOCKING.search(sql) or _BUFFERED_TABLES.search(sql):
         raise Unbuffered(sql)
     return execute(sql, params, many, context)
 
@@ -134,9 +137,15 @@ class Batch:
         ends without an exception, so a match that fails leaves nothing behind."""
         writes = MatchWrites(self, match, list(self.open[match.pk]))
         token = _CURRENT.set(writes)
+        doomed = transaction.get_rollback()
         try:
             with connection.execute_wrapper(_reads_only):
                 yield writes
+        except Unbuffered:
+            # Refused before it reached the database: the transaction is as sound as it was,
+            # though Django marks it for rollback when the refusal left a write it wraps.
+            transaction.set_rollback(doomed)
+            raise
         finally:
             _CURRENT.reset(token)
         self.done.append(writes)
@@ -176,6 +185,8 @@ class Batch:
 def _insert_events(events: list[dict[str, Any]]) -> None:
     """The batch's events, with COPY on PostgreSQL: a fraction of what building models and
     bulk_create cost, on both sides of the connection, and nobody needs their ids."""
+    if not events:
+        return
     db = connections[DEFAULT_DB_ALIAS]
     for event in events:
         post = event.pop("post")

@@ -290,3 +290,24 @@ def test_the_queries_of_a_batch_do_not_grow_with_its_size(
         return len(queries)
 
     assert sweep_of(2) == sweep_of(8)
+
+
+def test_a_buffered_match_neither_writes_nor_reads_back_the_rows_it_buffers(
+    in_play: Match, alice: User
+) -> None:
+    batch = deadlines.Batch([Match.objects.get(pk=in_play.pk)], services._now())
+    match = batch.matches[in_play.pk]
+    for refused in (
+        lambda: Match.objects.filter(pk=match.pk).update(version=99),
+        lambda: Post.objects.filter(match=match).first(),
+        lambda: User.objects.filter(pk=alice.pk).update(first_name="Alice"),
+    ):
+        with pytest.raises(deadlines.Unbuffered), batch.buffering(match):
+            refused()
+    assert batch.done == []
+    with batch.buffering(match):
+        assert User.objects.filter(pk=alice.pk).first() == alice  # other tables: read freely
+    assert len(batch.done) == 1
+    in_play.refresh_from_db()  # the transaction is still usable, and nothing was written
+    assert in_play.version == match.version
+    assert User.objects.get(pk=alice.pk).first_name == ""
