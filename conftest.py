@@ -45,6 +45,17 @@ def _tasks_run_eagerly() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_the_default_language() -> Iterator[None]:
+    """A request in Spanish leaves Spanish active in the test's thread (LocaleMiddleware
+    activates it and nothing deactivates it), and the next test in that process would read
+    its messages in Spanish."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _patient_page_assertions() -> None:
     from playwright.sync_api import expect

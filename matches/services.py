@@ -10,20 +10,21 @@ import logging
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from celery import Task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, models, transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb.roles import is_game_master
-from matches import economy, leagues, tasks
+from matches import deadlines, economy, leagues, tasks
 from matches.leagues import undone_numbers
 from matches.markup import render_markdown
 from matches.models import (
@@ -551,9 +552,8 @@ def _apply_answer(
         resolution = resolve(state, pending.actor, decl, answers, dice_for(match))
     except InvalidAnswer as error:
         raise MatchError(error.args[0].code, error.args[0].message) from None
-    open_decisions = Decision.objects.filter(match=match, answered_at__isnull=True)
-    asked = open_decisions.exclude(post=None).select_related("post").first()
-    open_decisions.update(
+    asked = _answer_open_decisions(
+        match,
         answered_at=_now(),
         answer=choice,
         answered_by=user if user is not None and user.is_authenticated else None,
@@ -572,6 +572,18 @@ def _apply_answer(
     origin = asked.post if asked is not None and asked.post is not None else post
     decision = _settle(match, state, pending.actor, decl, answers, resolution, origin)
     return Outcome(post, decision)
+
+
+def _answer_open_decisions(match: Match, **answer: Any) -> Decision | None:
+    """Close every open decision of the match with ``answer``; returns the one the thread
+    asked (it has the declaration's post)."""
+    writes = deadlines.current()
+    if writes is not None:
+        return writes.answer_open(**answer)
+    open_decisions = Decision.objects.filter(match=match, answered_at__isnull=True)
+    asked = open_decisions.exclude(post=None).select_related("post").first()
+    open_decisions.update(**answer)
+    return asked
 
 
 def _settle(
@@ -624,18 +636,20 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
         hours = league.decision_deadline_hours if league else DEFAULT_DECISION_HOURS
     now = _now()
     deadline = _deadline(match, [pending.to], now, timedelta(hours=hours))
-    decision = Decision.objects.create(
-        match=match,
-        post=post,
-        kind=pending.kind,
-        to=pending.to,
-        options=list(pending.options),
-        default=pending.default,
-        preview=[event.to_json() for event in resolution.events],
-        deadline_at=deadline,
-        warnings_sent=_warnings_already_due(deadline - now),
+    decision = _insert(
+        Decision(
+            match=match,
+            post=post,
+            kind=pending.kind,
+            to=pending.to,
+            options=list(pending.options),
+            default=pending.default,
+            preview=[event.to_json() for event in resolution.events],
+            deadline_at=deadline,
+            warnings_sent=_warnings_already_due(deadline - now),
+        )
     )
-    _enqueue_on_commit(tasks.notify_decision, decision.pk)
+    _enqueue_on_commit(tasks.notify_decision, decision)
     return decision
 
 
@@ -658,7 +672,21 @@ def _after_resolution(match: Match, before: MatchState, after: MatchState) -> No
 
 def _touch(match: Match) -> None:
     match.version += 1
-    match.save()
+    writes = deadlines.current()
+    if writes is not None:
+        writes.touched = True
+    else:
+        match.save()
+
+
+def _insert[Row: models.Model](row: Row) -> Row:
+    """A new row: saved now, or kept for the bulk insert of the sweep's batch."""
+    writes = deadlines.current()
+    if writes is not None:
+        writes.insert(row)
+    else:
+        row.save(force_insert=True)
+    return row
 
 
 def _new_post(
@@ -674,20 +702,22 @@ def _new_post(
     idempotency_key: str = "",
 ) -> Post:
     heads = _heads(match)
-    post = Post.objects.create(
-        match=match,
-        number=heads.post + 1,
-        kind=kind,
-        author_id=author.pk if author is not None and author.is_authenticated else None,
-        actor=actor,
-        half=state.half,
-        turn=state.turn.get(state.active, 0),
-        team=state.active,
-        declaration=declaration,
-        text=text,
-        html=render_markdown(text) if text else "",
-        summary=summary or {},
-        idempotency_key=idempotency_key if author is not None else "",
+    post = _insert(
+        Post(
+            match=match,
+            number=heads.post + 1,
+            kind=kind,
+            author_id=author.pk if author is not None and author.is_authenticated else None,
+            actor=actor,
+            half=state.half,
+            turn=state.turn.get(state.active, 0),
+            team=state.active,
+            declaration=declaration,
+            text=text,
+            html=render_markdown(text) if text else "",
+            summary=summary or {},
+            idempotency_key=idempotency_key if author is not None else "",
+        )
     )
     heads.post = post.number
     return post
@@ -724,42 +754,85 @@ def _heads(match: Match) -> _Heads:
 def _append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
-    return _append_events(match, state, [(type, data)], post)[0]
+    [event] = MatchEvent.objects.bulk_create(_event_rows(match, state, [(type, data)], post))
+    return event
 
 
 def _append_events(
     match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> None:
+    """A declaration's events at the end of the match's hash chain, in one insert (in a batch
+    of the sweep, in the batch's: as plain rows, the bulk of what it writes)."""
+    writes = deadlines.current()
+    if writes is None:
+        MatchEvent.objects.bulk_create(_event_rows(match, state, events, post))
+        return
+    half, turn = state.half, state.turn.get(state.active, 0)
+    writes.events.extend(
+        {
+            "match": match.pk,
+            "number": number,
+            "type": type,
+            "data": data,
+            "half": half,
+            "turn": turn,
+            "post": post,
+            "prev_hash": prev,
+            "hash": digest,
+        }
+        for number, type, data, prev, digest in _chained(match, events)
+    )
+
+
+def _event_rows(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
 ) -> list[MatchEvent]:
-    """Events at the end of the match's hash chain, in one insert."""
+    half, turn = state.half, state.turn.get(state.active, 0)
+    return [
+        MatchEvent(
+            match=match,
+            number=number,
+            type=type,
+            data=data,
+            half=half,
+            turn=turn,
+            post=post,
+            prev_hash=prev,
+            hash=digest,
+        )
+        for number, type, data, prev, digest in _chained(match, events)
+    ]
+
+
+def _chained(
+    match: Match, events: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[int, str, dict[str, Any], str, str]]:
+    """(number, type, data, previous hash, hash) of each event, next in the match's chain."""
     heads = _heads(match)
-    rows = []
+    chained = []
     for type, data in events:
         number = heads.event + 1
         digest = MatchEvent.chain_hash(heads.hash, number, type, data)
-        rows.append(
-            MatchEvent(
-                match=match,
-                number=number,
-                type=type,
-                data=data,
-                half=state.half,
-                turn=state.turn.get(state.active, 0),
-                post=post,
-                prev_hash=heads.hash,
-                hash=digest,
-            )
-        )
+        chained.append((number, type, data, heads.hash, digest))
         heads.event, heads.hash = number, digest
-    return MatchEvent.objects.bulk_create(rows)
+    return chained
 
 
 # -- deadlines ------------------------------------------------------------------------------------
 #
 # Every deadline is a column: ``Match.turn_deadline_at`` (the active team's clock) and
 # ``Decision.deadline_at`` (an open question). The beat sweep finds the expired ones through
-# their indexes and applies each in its own transaction, holding the match row FOR UPDATE SKIP
-# LOCKED: a match another transaction holds is left to the next sweep, and the deadline is
-# checked again under the lock, so two sweeps at once never apply one deadline twice.
+# their indexes and applies them in batches of up to SWEEP_BATCH matches, one transaction each,
+# holding the match rows FOR UPDATE SKIP LOCKED: a match another transaction holds is left to
+# the next sweep, and each deadline is checked again under the lock, so two sweeps at once never
+# apply one deadline twice, and a sweep that dies rolls its batch back whole. ``deadlines.py``
+# keeps a batch's rows and writes them in bulk; a match it cannot buffer, or one that fails
+# there, is applied alone in a savepoint, and a match that fails alone too is logged and left
+# for the next sweep without holding the others back.
+
+# Matches per transaction: larger batches save little more, and hold their rows locked longer
+# (a coach posting in one of them waits for the batch, a tenth of a second or so).
+SWEEP_BATCH = 100
 
 
 @dataclass(frozen=True)
@@ -773,55 +846,170 @@ class SweepReport:
         return self.decisions + self.turns
 
 
+@dataclass
+class _Due:
+    """One match's expired deadlines: its open decisions, then (``turn``) its team turn, whose
+    clock a default may also have restarted."""
+
+    decisions: list[int]
+    turn: bool
+
+
 def sweep(now: datetime | None = None, limit: int = 1000) -> SweepReport:
     """What the beat runs every 30 seconds: expired deadlines, then the 24 h and 2 h warnings."""
     now = now or _now()
-    decisions = expire_decisions(now, limit)
-    turns = expire_turns(now, limit)
+    decisions, turns = _expire(now, limit, decisions=True, turns=True)
     return SweepReport(decisions, turns, send_deadline_warnings(now, limit))
 
 
 def expire_deadlines(now: datetime | None = None, limit: int = 1000) -> int:
     """Apply every deadline that has passed, each exactly once; returns how many were applied."""
-    now = now or _now()
-    return expire_decisions(now, limit) + expire_turns(now, limit)
+    return sum(_expire(now or _now(), limit, decisions=True, turns=True))
 
 
 def expire_decisions(now: datetime, limit: int = 1000) -> int:
-    due = (
-        Decision.objects.filter(answered_at__isnull=True, deadline_at__lte=now)
-        .exclude(Q(match__paused=True) | Q(match__locked=True))  # the GM holds the clock
-        .order_by("deadline_at")
-        .values_list("pk", "match_id")[:limit]
-    )
-    return sum(_expire_decision(match_id, decision_id, now) for decision_id, match_id in due)
+    return _expire(now, limit, decisions=True, turns=False)[0]
 
 
 def expire_turns(now: datetime, limit: int = 1000) -> int:
-    due = (
-        Match.objects.filter(
-            turn_deadline_at__lte=now, status=Match.Status.IN_PLAY, paused=False, locked=False
-        )
-        .order_by("turn_deadline_at")
-        .values_list("pk", flat=True)[:limit]
+    return _expire(now, limit, decisions=False, turns=True)[1]
+
+
+def _expire(now: datetime, limit: int, *, decisions: bool, turns: bool) -> tuple[int, int]:
+    """(decisions, turns) applied: up to ``limit`` of each kind, the earliest first."""
+    due: dict[int, _Due] = {}
+    if decisions:
+        for decision_id, match_id in (
+            Decision.objects.filter(answered_at__isnull=True, deadline_at__lte=now)
+            .exclude(Q(match__paused=True) | Q(match__locked=True))  # the GM holds the clock
+            .order_by("deadline_at")
+            .values_list("pk", "match_id")[:limit]
+        ):
+            due.setdefault(match_id, _Due([], turns)).decisions.append(decision_id)
+    if turns:
+        for match_id in (
+            Match.objects.filter(
+                turn_deadline_at__lte=now, status=Match.Status.IN_PLAY, paused=False, locked=False
+            )
+            .order_by("turn_deadline_at")
+            .values_list("pk", flat=True)[:limit]
+        ):
+            due.setdefault(match_id, _Due([], True)).turn = True
+    matches = list(due.items())
+    return _add(
+        _expire_batch(matches[start : start + SWEEP_BATCH], now)
+        for start in range(0, len(matches), SWEEP_BATCH)
     )
-    return sum(_expire_turn(match_id, now) for match_id in due)
+
+
+def _expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+    try:
+        with transaction.atomic():
+            return _expire_together(matches, now)
+    except DatabaseError:
+        log.warning(
+            "a batch of %d matches' deadlines failed; applying them one by one",
+            len(matches),
+            exc_info=True,
+        )
+        return _add(_expire_alone(match_id, due, now) for match_id, due in matches)
+
+
+def _expire_together(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+    """One transaction: the batch's match rows locked at once, their deadlines applied in
+    memory, and everything they wrote inserted and updated in bulk."""
+    claimed = list(
+        Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("home_team", "away_team", "league")
+        .filter(pk__in=[match_id for match_id, _due in matches])
+    )
+    batch = deadlines.Batch(claimed, _now())
+    for row in claimed:
+        post, event, hash = batch.heads[row.pk]
+        row._heads = _Heads(post, event, hash or GENESIS_HASH)  # type: ignore[attr-defined]
+    counts = []
+    for match_id, due in matches:
+        match = batch.matches.get(match_id)
+        if match is None:
+            continue  # another transaction holds it: the next sweep tries again
+        try:
+            with batch.buffering(match):
+                counts.append(_apply_due(match, due, now))
+        except SoftTimeLimitExceeded:
+            raise
+        except Exception as error:
+            if not isinstance(error, deadlines.Unbuffered):
+                log.warning(
+                    "match %s failed in a batch; applying it alone", match_id, exc_info=True
+                )
+            counts.append(_expire_alone(match_id, due, now))
+    queued = batch.flush()
+    if queued:
+        _enqueue_on_commit(tasks.enqueue_all, queued)  # one message for the whole batch
+    return _add(counts)
+
+
+def _apply_due(match: Match, due: _Due, now: datetime) -> tuple[int, int]:
+    decisions = sum(_default_if_due(match, decision_id, now) for decision_id in due.decisions)
+    return decisions, _end_turn_if_due(match, now) if due.turn else 0
+
+
+def _expire_alone(match_id: int, due: _Due, now: datetime) -> tuple[int, int]:
+    """One match's deadlines, each in its own transaction (a savepoint inside a batch)."""
+    decisions = turns = 0
+    try:
+        for decision_id in due.decisions:
+            decisions += _expire_decision(match_id, decision_id, now)
+        if due.turn:
+            turns = _expire_turn(match_id, now)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        log.exception("the deadlines of match %s could not be applied", match_id)
+    return decisions, turns
+
+
+def _add(counts: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    decisions = turns = 0
+    for d, t in counts:
+        decisions, turns = decisions + d, turns + t
+    return decisions, turns
 
 
 def _expire_decision(match_id: int, decision_id: int, now: datetime) -> int:
     with transaction.atomic():
         match = _locked_unless_busy(match_id)
-        if match is None or match.status != Match.Status.IN_PLAY:
-            return 0
+        return 0 if match is None else _default_if_due(match, decision_id, now)
+
+
+def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
+    """The decision takes its default, if it is still open and its deadline has passed (the
+    match is locked)."""
+    if match.status != Match.Status.IN_PLAY:
+        return 0
+    writes = deadlines.current()
+    if writes is not None:
+        decision = next(
+            (
+                d
+                for d in writes.open
+                if d.pk == decision_id
+                and d.answered_at is None
+                and d.deadline_at is not None
+                and d.deadline_at <= now
+            ),
+            None,
+        )
+    else:
         decision = (
             Decision.objects.select_for_update()
             .filter(pk=decision_id, match=match, answered_at__isnull=True, deadline_at__lte=now)
             .first()
         )
-        if decision is None:
-            return 0
-        _default_decision(match, decision)
-        return 1
+    if decision is None:
+        return 0
+    _default_decision(match, decision)
+    return 1
 
 
 # -- the pre-match sequence (seed 003) ---------------------------------------------------------
@@ -1717,9 +1905,7 @@ def _default_decision(match: Match, decision: Decision) -> Outcome | None:
     pending = state.pending
     if pending is None or pending.kind != decision.kind:
         # A row the state no longer waits for: close it so the sweep stops finding it.
-        Decision.objects.filter(pk=decision.pk).update(
-            answered_at=_now(), answered_how=Decision.AnsweredBy.DEFAULT
-        )
+        _update_decision(decision, answered_at=_now(), answered_how=Decision.AnsweredBy.DEFAULT)
         return None
     if pending.kind == "blitz_claim":
         if decision.contested_at is None:
@@ -1747,6 +1933,14 @@ def _default_decision(match: Match, decision: Decision) -> Outcome | None:
     return outcome
 
 
+def _update_decision(decision: Decision, **values: Any) -> None:
+    writes = deadlines.current()
+    if writes is not None:
+        writes.update(decision, **values)
+    else:
+        Decision.objects.filter(pk=decision.pk).update(**values)
+
+
 def _default_choice(match: Match, pending: Pending) -> Any:
     """The engine's default (no reroll, the chooser's best block die, the first push square,
     no follow-up, no interception, no apothecary), but a rival's reroll request follows the
@@ -1760,52 +1954,59 @@ def _default_choice(match: Match, pending: Pending) -> Any:
 def _expire_turn(match_id: int, now: datetime) -> int:
     with transaction.atomic():
         match = _locked_unless_busy(match_id)
-        if (
-            match is None
-            or match.status != Match.Status.IN_PLAY
-            or match.turn_deadline_at is None
-            or match.turn_deadline_at > now
-        ):
-            return 0
-        state = load_state(match)
-        if state.pending is not None:  # the clock should have been paused: pause it now
-            _run_turn_clock(match, paused=True)
-            _touch(match)
-            return 0
-        team = state.active
-        ends = _missed_turn_ends(state)
-        post = _new_post(
-            match,
-            state,
-            kind=Post.Kind.SYSTEM,
-            summary={
-                "message": "deadline_passed",
-                "deadline": "turn",
-                "team": team,
-                "phase": state.phase,
-                "sides": [actor.split(":")[1] for actor, _decl in ends],
-                "gm_needed": not ends,
-            },
-        )
-        match.turn_deadline_at = None
-        match.turn_time_left = None
-        for actor, decl in ends:
-            if legal(state, actor, decl) is not None:
-                continue
-            resolution = resolve(state, actor, decl, (), dice_for(match))
-            if _settle(match, state, actor, decl, (), resolution, post) is not None:
-                break
-            state = load_state(match)
+        return 0 if match is None else _end_turn_if_due(match, now)
+
+
+def _end_turn_if_due(match: Match, now: datetime) -> int:
+    """The missed team turn ends, if its deadline has passed (the match is locked)."""
+    if (
+        match.status != Match.Status.IN_PLAY
+        or match.paused
+        or match.locked
+        or match.turn_deadline_at is None
+        or match.turn_deadline_at > now
+    ):
+        return 0
+    state = load_state(match)
+    if state.pending is not None:  # the clock should have been paused: pause it now
+        _run_turn_clock(match, paused=True)
         _touch(match)
-        absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
-        _notify_on_commit(
-            "applied",
-            match,
-            absent,
-            f"turn:{post.half}:{team}:{post.turn}:{post.number}",
-            what="turn",
-        )
-        return 1
+        return 0
+    team = state.active
+    ends = _missed_turn_ends(state)
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={
+            "message": "deadline_passed",
+            "deadline": "turn",
+            "team": team,
+            "phase": state.phase,
+            "sides": [actor.split(":")[1] for actor, _decl in ends],
+            "gm_needed": not ends,
+        },
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    for number, (actor, decl) in enumerate(ends):
+        if number:
+            state = load_state(match)  # as the side before ended it
+        if legal(state, actor, decl) is not None:
+            continue
+        resolution = resolve(state, actor, decl, (), dice_for(match))
+        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+            break
+    _touch(match)
+    absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
+    _notify_on_commit(
+        "applied",
+        match,
+        absent,
+        f"turn:{post.half}:{team}:{post.turn}:{post.number}",
+        what="turn",
+    )
+    return 1
 
 
 def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
@@ -1874,9 +2075,13 @@ def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta)
     start = now
     if match.league_id is not None:
         users = [coach_of(match, actor) for actor in actors]
-        away_until = Vacation.objects.filter(
-            user_id__in=users, league_id=match.league_id, ends_at__gt=now
-        ).aggregate(until=Max("ends_at"))["until"]
+        writes = deadlines.current()
+        if writes is not None:
+            away_until = writes.batch.away_until(match.league_id, users, now)
+        else:
+            away_until = Vacation.objects.filter(
+                user_id__in=users, league_id=match.league_id, ends_at__gt=now
+            ).aggregate(until=Max("ends_at"))["until"]
         if away_until is not None:
             start = max(now, away_until)
     return start + length
@@ -2011,7 +2216,12 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     """The answer the addressee's standing orders give to the pending decision, if any."""
     pending = resolution.pending
     assert pending is not None
-    orders = StandingOrders.objects.filter(match=match, user_id=coach_of(match, pending.to)).first()
+    owner = coach_of(match, pending.to)
+    writes = deadlines.current()
+    if writes is not None:
+        orders = writes.batch.orders.get((match.pk, owner))
+    else:
+        orders = StandingOrders.objects.filter(match=match, user_id=owner).first()
     if orders is None:
         return None
     events = [event.data | {"type": event.type} for event in resolution.events]
@@ -2043,17 +2253,19 @@ def _record_standing_answer(match: Match, state: MatchState, pending: Pending, c
     """The decision arose and was answered at once: a row that says so, and the thread's post."""
     owner = coach_of(match, pending.to)
     now = _now()
-    Decision.objects.create(
-        match=match,
-        kind=pending.kind,
-        to=pending.to,
-        options=list(pending.options),
-        default=pending.default,
-        deadline_at=None,
-        answered_at=now,
-        answer=choice,
-        answered_by_id=owner,
-        answered_how=Decision.AnsweredBy.STANDING_ORDER,
+    _insert(
+        Decision(
+            match=match,
+            kind=pending.kind,
+            to=pending.to,
+            options=list(pending.options),
+            default=pending.default,
+            deadline_at=None,
+            answered_at=now,
+            answer=choice,
+            answered_by_id=owner,
+            answered_how=Decision.AnsweredBy.STANDING_ORDER,
+        )
     )
     _new_post(
         match,
@@ -2224,17 +2436,24 @@ def _notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **co
 
 
 def _enqueue_on_commit(task: Task, *args: Any) -> None:
-    transaction.on_commit(_enqueuer(task, args))
+    """Queue ``task`` once the transaction commits. A row among ``args`` stands for its primary
+    key, read then (a row of the sweep's batch has none before its bulk insert)."""
+    writes = deadlines.current()
+    if writes is not None:
+        writes.later(task, args)
+    else:
+        transaction.on_commit(_enqueuer(task, args))
 
 
 def _enqueuer(task: Task, args: tuple[Any, ...]) -> Callable[[], None]:
     def enqueue() -> None:
         # With the broker down the change stands: deadlines live in the database and the next
         # sweep applies them; only this notice or task is lost, and that is logged.
+        values = tuple(arg.pk if isinstance(arg, models.Model) else arg for arg in args)
         try:
-            task.apply_async(args, retry=False)
+            task.apply_async(values, retry=False)
         except (BrokerError, OSError, RuntimeError):
-            log.warning("could not enqueue %s%r", task.name, args, exc_info=True)
+            log.warning("could not enqueue %s%r", task.name, values, exc_info=True)
 
     return enqueue
 

@@ -4,7 +4,8 @@ the database; these only carry out what services decided (see DESIGN.md, backgro
 import logging
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+from kombu.exceptions import OperationalError as BrokerError
 
 from matches import notifications, services
 
@@ -25,6 +26,17 @@ def sweep_deadlines() -> int:
             report.warnings,
         )
     return report.applied + sequences
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
+def enqueue_all(self: Task, calls: list[tuple[str, list[Any]]]) -> None:
+    """The tasks of a batch of the sweep, which it sends as one message: each goes on from
+    here as its own task. A second run queues them again, and each of them is idempotent."""
+    for name, args in calls:
+        try:
+            self.app.tasks[name].apply_async(args, retry=False)
+        except (BrokerError, OSError, RuntimeError):
+            log.warning("could not enqueue %s%r", name, args, exc_info=True)
 
 
 # The tasks sent from a request ignore their results: nothing waits for them, and a result

@@ -21,8 +21,9 @@ from django.db import connection
 from django.utils import timezone
 
 from matches import services
-from matches.models import Match, Post
+from matches.models import Decision, Match, Post
 from matches.tests.deadlines.conftest import STANDARD, put
+from teams.models import League, Team
 
 ROOT = Path(__file__).resolve().parents[3]
 # One xdist group: the workers of two test processes would share one broker queue.
@@ -50,6 +51,30 @@ def expired_copies(match: Match, n: int) -> list[int]:
     return list(Match.objects.values_list("pk", flat=True))
 
 
+def expired_decision_copies(template: Match, n: int) -> list[int]:
+    """``n`` matches like ``template`` (a new match: the coin toss awaits its answer) whose
+    decision deadline has passed."""
+    fields = {
+        f.name: getattr(template, f.name)
+        for f in Match._meta.concrete_fields
+        if f.name not in ("id", "created_at")
+    }
+    copies = Match.objects.bulk_create([Match(**fields) for _ in range(n)])
+    question = template.decisions.get()
+    Decision.objects.bulk_create(
+        Decision(
+            match=copy,
+            kind=question.kind,
+            to=question.to,
+            options=question.options,
+            default=question.default,
+            deadline_at=timezone.now() - timedelta(seconds=1),
+        )
+        for copy in copies
+    )
+    return [copy.pk for copy in copies]
+
+
 def deadline_posts_per_match() -> dict[int, int]:
     counts: dict[int, int] = {}
     for match_id in Post.objects.filter(
@@ -59,11 +84,10 @@ def deadline_posts_per_match() -> dict[int, int]:
     return counts
 
 
-@on_postgres
-def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
-    match: Match, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ids = expired_copies(match, 29)
+def sweep_in_two_threads_at_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """What each of two sweeps started together applied, in batches small enough that each
+    sweep locks several while the other is still at work."""
+    monkeypatch.setattr(services, "SWEEP_BATCH", 5)
     slow_settle = services._settle
 
     def settle(*args: Any, **kwargs: Any) -> Any:
@@ -86,9 +110,35 @@ def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
         thread.start()
     for thread in threads:
         thread.join()
+    return applied
+
+
+@on_postgres
+def test_two_sweeps_at_the_same_time_apply_each_deadline_once(
+    match: Match, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = expired_copies(match, 29)
+    applied = sweep_in_two_threads_at_once(monkeypatch)
     assert sum(applied) == len(ids)
     assert all(n > 0 for n in applied), "both sweeps took a share"
     assert deadline_posts_per_match() == {pk: 1 for pk in ids}
+    assert services.expire_deadlines() == 0
+
+
+@on_postgres
+def test_two_sweeps_at_the_same_time_apply_turns_and_decisions_once(
+    match: Match, reavers: Team, raiders: Team, gm: User, league: League,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    turns = expired_copies(match, 14)
+    toss = services.create_match(home=reavers, away=raiders, gm=gm, league=league)
+    tosses = expired_decision_copies(toss, 15)
+    applied = sweep_in_two_threads_at_once(monkeypatch)
+    assert sum(applied) == len(turns) + len(tosses)
+    assert all(n > 0 for n in applied), "both sweeps took a share"
+    assert deadline_posts_per_match() == {pk: 1 for pk in turns + tosses}
+    answered = Decision.objects.filter(match_id__in=tosses).values_list("answered_how", flat=True)
+    assert list(answered) == [Decision.AnsweredBy.DEFAULT] * len(tosses)
     assert services.expire_deadlines() == 0
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from bbweb.celery import app
 from matches import services
-from matches.models import Decision, Match, Post
+from matches.models import Decision, Match, Notice, Post
 from matches.tasks import sweep_deadlines
 from matches.tests.deadlines.conftest import STANDARD, put
 
@@ -50,6 +50,18 @@ def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(worker: None, ma
     assert match.posts.filter(summary__message="deadline_passed").count() == 1
     match.refresh_from_db()
     assert services.load_state(match).active == "away"
+    # The batch's notices went out as one message, and the worker queued each of them.
+    notices = Notice.objects.filter(kind__in=("applied", "turn")).order_by("kind", "user__username")
+    for _ in range(300):
+        if notices.count() >= 4:
+            break
+        time.sleep(0.1)
+    assert [(n.kind, n.user.username) for n in notices] == [
+        ("applied", "alice"),
+        ("applied", "bob"),
+        ("turn", "carol"),
+        ("turn", "dave"),
+    ]
 
 
 def test_a_contest_is_rolled_by_the_worker(
