@@ -10,7 +10,8 @@ import logging
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,8 +24,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb.roles import is_game_master
-from matches import economy, leagues, tasks
-from matches.leagues import undone_numbers
+from matches import economy, folding, leagues, tasks
 from matches.markup import render_markdown
 from matches.models import (
     Advancement,
@@ -403,31 +403,7 @@ def fold(match: Match) -> MatchState:
     """The state rebuilt from the events alone: the first state, then every declaration
     resolved again with its answers from the same dice stream, and every GM ruling applied.
     Events a rewind undid stay in the record and are skipped."""
-    return _fold_events(match, list(match.events.order_by("number")))
-
-
-def _fold_events(
-    match: Match, events: list[MatchEvent], also_undone: frozenset[int] = frozenset()
-) -> MatchState:
-    dice = dice_for(match)
-    undone = undone_numbers(events) | also_undone
-    state: MatchState | None = None
-    for event in events:
-        if event.number in undone:
-            continue
-        if event.type == "match_created":
-            state = MatchState.from_json(event.data["state"])
-        elif event.type == "declaration" and state is not None:
-            resolution = resolve(
-                state,
-                event.data["actor"],
-                Declaration.from_json(event.data["declaration"]),
-                tuple(Answer.from_json(a) for a in event.data["answers"]),
-                dice,
-            )
-            state = resolution.state
-        elif event.type in RULING_EVENTS and state is not None:
-            state = _replay_ruling(state, event, dice)
+    state = folding.fold(list(match.events.order_by("number")), dice_for(match))
     if state is None:
         raise MatchError("no_record", "The match has no record to fold.")
     return state
@@ -2287,113 +2263,19 @@ def awaiting(user: AnyUser) -> list[Awaiting]:
 #
 # Every ruling is an event of the match with the GM's note, a system post in the thread and an
 # entry of the audit log. Rulings that change the game (rewind, reroll, correction, award,
-# match_ended) are applied by ``fold`` like declarations; the state is then rebuilt from the
-# events, never patched. A rewind or a re-roll lists in its data the events it undid (they stay
-# in the record) and moves the dice stream forward past every index already read, so that no
-# roll is ever read twice for a different purpose.
+# match_ended) are applied by ``fold`` like declarations (see matches.folding, which the
+# export's verifier reads the record with too).
 
-ACTING_EVENTS = frozenset(("declaration", "granted_reroll"))
-RULING_EVENTS = frozenset(("rewind", "granted_reroll", "correction", "award", "match_ended"))
-REWINDABLE = ACTING_EVENTS | frozenset(("correction", "award", "match_ended"))
-# What happened around the play (disputes, the clocks, the coaches) is never undone.
-AROUND_PLAY = frozenset(
-    (
-        "dispute_raised",
-        "dismissed",
-        "upheld",
-        "deadline_extended",
-        "deadline_set",
-        "paused",
-        "resumed",
-        "locked",
-        "unlocked",
-        "coach_replaced",
-        "match_closed",
-    )
-)
-CORRECTABLE = frozenset(("state", "at"))
-ON_PITCH = frozenset(("standing", "prone", "stunned"))
 NOTE_MAX = 2000
 
 
-class SplicedDice:
-    """The dice of a granted re-roll. The engine reads indexes ``start, start + 1, ...``: the
-    first ones are the rolls made before the disputed one, read again from the indexes they
-    came from (``keep``); the disputed roll and every later one come from ``new_from`` on, a
-    part of the stream nobody has seen."""
-
-    def __init__(self, base: Dice, start: int, keep: list[int], new_from: int) -> None:
-        self.base = base
-        self.start = start
-        self.keep = keep
-        self.new_from = new_from
-
-    def actual(self, index: int) -> int:
-        i = index - self.start
-        return self.keep[i] if i < len(self.keep) else self.new_from + i - len(self.keep)
-
-    def face(self, index: int, sides: int) -> int:
-        return self.base.face(self.actual(index), sides)
-
-
-def _replay_ruling(state: MatchState, event: MatchEvent, dice: Dice) -> MatchState:
-    data = event.data
-    if event.type == "rewind":
-        rewound = state.copy()
-        rewound.pending = None
-        rewound.dice_used = data["dice_used"]
-        return rewound
-    if event.type == "granted_reroll":
-        spliced = SplicedDice(dice, state.dice_used, data["keep"], data["new_from"])
-        resolution = resolve(
-            state,
-            data["actor"],
-            Declaration.from_json(data["declaration"]),
-            tuple(Answer.from_json(a) for a in data["answers"]),
-            spliced,
-        )
-        after = resolution.state
-        after.dice_used = spliced.actual(after.dice_used)
-        return after
-    if event.type == "correction":
-        return _corrected(state, data["player"], data["changes"])
-    if event.type == "award":
-        return _finished(state, data["winner"], data["score"], "award")
-    leader = _leader(state.score)
-    return _finished(state, leader, state.score, "gm")
-
-
-def _leader(score: dict[str, int]) -> str | None:
-    if score["home"] == score["away"]:
-        return None
-    return "home" if score["home"] > score["away"] else "away"
-
-
-def _finished(state: MatchState, winner: str | None, score: dict[str, int], by: str) -> MatchState:
-    done = state.copy()
-    done.pending = None
-    done.phase = "finished"
-    done.score = {"home": int(score["home"]), "away": int(score["away"])}
-    done.result = {"winner": winner, "score": dict(done.score), "by": by}
-    return done
-
-
-def _corrected(state: MatchState, player: str, changes: dict[str, Any]) -> MatchState:
-    """The state with one player's state or square changed (raises ValueError if illegal)."""
-    data = state.to_json()
-    if player not in data["players"]:
-        raise ValueError(f"There is no player {player}.")
-    if not set(changes) <= CORRECTABLE or not changes:
-        raise ValueError("A correction changes a player's state or square.")
-    shown = data["players"][player]
-    shown.update(changes)
-    if shown["state"] not in ON_PITCH:
-        shown["at"] = None
-    if data["ball"]["carrier"] == player:
-        if shown["state"] != "standing" or shown["at"] is None:
-            raise ValueError("The ball carrier must stay standing on the pitch.")
-        data["ball"]["at"] = shown["at"]
-    return MatchState.from_json(data)
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A ruling the record does not allow is refused like any other request."""
+    try:
+        yield
+    except folding.Refused as refused:
+        raise MatchError(refused.code, refused.message) from None
 
 
 def _pk(user: AnyUser) -> int:
@@ -2451,54 +2333,11 @@ def _gm_event(
     return event
 
 
-def _live(events: list[MatchEvent], number: int | None) -> MatchEvent:
-    found = next((e for e in events if e.number == number), None)
-    if found is None or found.number in undone_numbers(events):
-        raise MatchError("no_event", "There is no such event in play.")
-    return found
-
-
-def _acting_event(events: list[MatchEvent], event: MatchEvent) -> MatchEvent:
-    """The event to go back before: the declaration (or re-roll) whose resolution produced
-    ``event``, or the ruling itself."""
-    if event.type in REWINDABLE:
-        return event
-    undone = undone_numbers(events)
-    acting = [
-        e
-        for e in events
-        if e.type in ACTING_EVENTS
-        and e.number < event.number
-        and e.post_id == event.post_id
-        and e.number not in undone
-    ]
-    if event.post_id is None or not acting:
-        raise MatchError("not_rewindable", "That event is not part of the play.")
-    return acting[-1]
-
-
-def _taken_back(events: list[MatchEvent], target: MatchEvent) -> list[int]:
-    undone = undone_numbers(events)
-    return [
-        e.number
-        for e in events
-        if e.number >= target.number and e.number not in undone and e.type not in AROUND_PLAY
-    ]
-
-
-def _dice_indexes(event: MatchEvent) -> list[int]:
-    """The stream indexes a declaration or a re-roll read, in order."""
-    data = event.data
-    if event.type == "declaration":
-        return list(range(data["dice_from"], data["dice_to"]))
-    return [*data["keep"], *range(data["new_from"], data["dice_to"])]
-
-
 def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
     """The first index of the stream nobody has seen: past every roll recorded and past the
     rolls a pending decision already showed."""
     state = load_state(match)
-    high = state.dice_used
+    shown = 0
     pending = state.pending
     if pending is not None and pending.declaration is not None:
         shown = resolve(
@@ -2507,11 +2346,8 @@ def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
             Declaration.from_json(pending.declaration),
             tuple(Answer.from_json(a) for a in pending.answers),
             dice_for(match),
-        )
-        high += shown.dice_read
-    for event in events:
-        high = max(high, event.data.get("dice_to", 0), event.data.get("dice_used", 0))
-    return high
+        ).dice_read
+    return folding.recorded_high_water(events, state.dice_used + shown)
 
 
 def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
@@ -2667,14 +2503,8 @@ def _rewind(
 ) -> MatchEvent:
     _require_rulable(match)
     events = list(match.events.order_by("number"))
-    target = _acting_event(events, _live(events, number))
-    gone = _taken_back(events, target)
-    data = {
-        "to": target.number,
-        "of_event": number,
-        "undone": gone,
-        "dice_used": _dice_high_water(match, events),
-    }
+    with _refusals():
+        data = folding.rewind(events, number, _dice_high_water(match, events))
     event = _gm_event(match, gm, "rewind", data, note=note, dispute=dispute)
     _refold(match)
     return event
@@ -2687,44 +2517,12 @@ def _grant_reroll(
     stand, everything after it is resolved anew (later questions take their defaults)."""
     _require_rulable(match)
     events = list(match.events.order_by("number"))
-    roll = _live(events, number)
-    if not roll.data.get("faces"):
-        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
-    acting = _acting_event(events, roll)
-    if acting.type not in ACTING_EVENTS:
-        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
-    before = [e for e in events if acting.number < e.number < roll.number]
-    read_before = sum(len(e.data.get("faces", ())) for e in before)
-    answered_before = sum(1 for e in before if e.type == "decision")
-    gone = _taken_back(events, acting)
-    start = _fold_events(match, events, frozenset(gone))
-    spliced = SplicedDice(
-        dice_for(match),
-        start.dice_used,
-        _dice_indexes(acting)[:read_before],
-        _dice_high_water(match, events),
-    )
-    decl = Declaration.from_json(acting.data["declaration"])
-    answers = tuple(Answer.from_json(a) for a in acting.data["answers"][:answered_before])
-    while True:
-        resolution = resolve(start, acting.data["actor"], decl, answers, spliced)
-        if resolution.pending is None:
-            break
-        answers = (*answers, Answer(resolution.pending.kind, resolution.pending.default))
-    data = {
-        "actor": acting.data["actor"],
-        "declaration": acting.data["declaration"],
-        "answers": [a.to_json() for a in answers],
-        "of_event": roll.number,
-        "to": acting.number,
-        "undone": gone,
-        "keep": spliced.keep,
-        "new_from": spliced.new_from,
-        "dice_to": spliced.actual(resolution.state.dice_used),
-    }
-    event = _gm_event(match, gm, "granted_reroll", data, note=note, dispute=dispute)
-    for rolled in resolution.events:
-        _append_event(match, start, rolled.type, rolled.data, event.post)
+    with _refusals():
+        high_water = _dice_high_water(match, events)
+        reroll = folding.reroll(events, number, dice_for(match), high_water)
+    event = _gm_event(match, gm, "granted_reroll", reroll.data, note=note, dispute=dispute)
+    for rolled in reroll.resolution.events:
+        _append_event(match, reroll.start, rolled.type, rolled.data, event.post)
     _refold(match)
     return event
 
@@ -2744,7 +2542,7 @@ def _correct(
             "decision_pending", "Correct the match once the pending decision is answered."
         )
     try:
-        _corrected(state, player, changes)
+        folding.corrected(state, player, changes)
     except ValueError as error:
         raise MatchError("correction_illegal", str(error)) from None
     data = {"player": player, "changes": dict(changes)}
