@@ -822,10 +822,35 @@ def sequence_dice(match: Match) -> Dice:
     return FairDice(bytes.fromhex(match.dice_seed), f"{match.pk}:sequence")
 
 
-def _roll(match: Match, seq: Sequence, sides: int) -> int:
-    face = sequence_dice(match).face(seq.dice_used, sides)
-    seq.dice_used += 1
-    return face
+# Wherever the record shows dice of the sequence's stream, it shows where each was read: a list
+# of faces KEY ("dice", "fan_factor_dice"; "die" for one face) sits beside KEY_at, the indexes
+# (and KEY_sides when they are not D6), so the export's verifier checks each against the seed.
+# The match's opening rolls the sequence shows again are "faces" beside "faces_at".
+
+
+@dataclass(frozen=True)
+class _Rolled:
+    faces: list[int]
+    at: list[int]  # the indexes in the sequence's stream
+    sides: int
+
+
+def _roll(match: Match, seq: Sequence, count: int = 1, sides: int = 6) -> _Rolled:
+    """The next ``count`` rolls of the sequence's stream, each read once, every one of them
+    shown in the event the step posts next."""
+    stream = sequence_dice(match)
+    at = list(range(seq.dice_used, seq.dice_used + count))
+    seq.dice_used += count
+    return _Rolled([stream.face(index, sides) for index in at], at, sides)
+
+
+def _drawn(*draws: _Rolled) -> dict[str, list[int]]:
+    """Random choices made for a coach who missed a deadline: the dice that chose."""
+    return {
+        "dice": [face for draw in draws for face in draw.faces],
+        "dice_at": [index for draw in draws for index in draw.at],
+        "dice_sides": [draw.sides for draw in draws for _ in draw.faces],
+    }
 
 
 def _step_deadline(match: Match) -> Any:
@@ -1176,19 +1201,26 @@ def _kick_off(match: Match, seq: Sequence) -> None:
     seq.save()
     post = _step_post(match, "kick_off", lineup=len(entries))
     opening = _open_match(match, state, post)
-    _post_opening_rolls(match, records, opening)
+    _post_opening_rolls(match, records, opening, state.dice_used)
 
 
 def _post_opening_rolls(
-    match: Match, records: dict[str, TeamMatchRecord], opening: Resolution
+    match: Match, records: dict[str, TeamMatchRecord], opening: Resolution, first_die: int
 ) -> None:
+    """The weather and the fans, as the sequence shows them; ``first_die`` is the index in the
+    match's stream of the opening's first roll."""
     fans: dict[str, dict[str, Any]] = {}
+    index = first_die
     for event in opening.events:
+        faces = list(event.data.get("faces", ()))
+        at = list(range(index, index + len(faces)))
+        index += len(faces)
         if event.type == "weather":
-            _step_post(match, "weather", faces=event.data["faces"], result=event.data["result"])
+            _step_post(match, "weather", faces=faces, faces_at=at, result=event.data["result"])
         elif event.type == "fans":
             fans[str(event.data["team"])] = {
-                "faces": event.data["faces"],
+                "faces": faces,
+                "faces_at": at,
                 "total": event.data["total"],
             }
     if len(fans) < 2:
@@ -1236,13 +1268,14 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
         record.result = economy.result_for(key, winner)
         record.score_for, record.score_against = score[key], score[_other(key)]
         record.fame = state.teams[key].fame
-        record.winnings_dice = [_roll(match, seq, 6)]
+        winnings = _roll(match, seq)
+        record.winnings_dice, record.winnings_dice_at = winnings.faces, winnings.at
         record.winnings_reroll = None if record.result == economy.WIN else False
         team = _team(match, key)
-        dice = [_roll(match, seq, 6) for _ in range(economy.fan_factor_dice(record.result))]
-        record.fan_factor_dice = dice
+        fan_factor = _roll(match, seq, economy.fan_factor_dice(record.result))
+        record.fan_factor_dice, record.fan_factor_dice_at = fan_factor.faces, fan_factor.at
         record.fan_factor_change = economy.fan_factor_change(
-            team.fan_factor, record.result, sum(dice)
+            team.fan_factor, record.result, sum(fan_factor.faces)
         )
         record.save()
     _record_players(match, state)
@@ -1250,21 +1283,26 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
     _step_post(
         match,
         "winnings_dice",
-        home={
-            "dice": records["home"].winnings_dice,
-            "fame": records["home"].fame,
-            "result": records["home"].result,
-        },
-        away={
-            "dice": records["away"].winnings_dice,
-            "fame": records["away"].fame,
-            "result": records["away"].result,
-        },
+        home=_winnings_dice(records["home"]),
+        away=_winnings_dice(records["away"]),
         winner=winner,
     )
     seq.step = Sequence.Step.AWARDS
     seq.deadline_at = _step_deadline(match)
     seq.save()
+
+
+def _winnings_dice(record: TeamMatchRecord) -> dict[str, Any]:
+    """A team's dice at the final whistle: its winnings die and its fan factor dice (shown
+    again once the winnings are shared)."""
+    return {
+        "dice": record.winnings_dice,
+        "dice_at": record.winnings_dice_at,
+        "fan_factor_dice": record.fan_factor_dice,
+        "fan_factor_dice_at": record.fan_factor_dice_at,
+        "fame": record.fame,
+        "result": record.result,
+    }
 
 
 def _record_players(match: Match, state: MatchState) -> None:
@@ -1317,8 +1355,10 @@ def _decide_reroll(
         raise MatchError("already_decided", "The winnings die was already kept or re-rolled.")
     record.winnings_reroll = bool(reroll)
     if reroll:
-        record.winnings_dice = [*record.winnings_dice, _roll(match, seq, 6)]
-    record.save(update_fields=["winnings_reroll", "winnings_dice"])
+        again = _roll(match, seq)
+        record.winnings_dice = [*record.winnings_dice, *again.faces]
+        record.winnings_dice_at = [*record.winnings_dice_at, *again.at]
+    record.save(update_fields=["winnings_reroll", "winnings_dice", "winnings_dice_at"])
     seq.save()
     return _step_post(
         match,
@@ -1328,6 +1368,7 @@ def _decide_reroll(
         team=record.key,
         reroll=bool(reroll),
         dice=record.winnings_dice,
+        dice_at=record.winnings_dice_at,
         default=author is None,
     )
 
@@ -1369,7 +1410,13 @@ def _mvp_eligible(match: Match, team: str) -> list[str]:
 
 
 def _give_awards(
-    match: Match, record: TeamMatchRecord, mje: str, pje: str, *, author: AnyUser | None
+    match: Match,
+    record: TeamMatchRecord,
+    mje: str,
+    pje: str,
+    *,
+    author: AnyUser | None,
+    drawn: dict[str, list[int]] | None = None,
 ) -> Post:
     record.mje, record.pje, record.mvp_chosen = mje, pje, True
     record.save(update_fields=["mje", "pje", "mvp_chosen"])
@@ -1385,6 +1432,7 @@ def _give_awards(
         mje={"id": mje, "name": names[mje]},
         pje={"id": pje, "name": names[pje]},
         default=author is None,
+        **({"drawn": drawn} if drawn else {}),
     )
 
 
@@ -1415,6 +1463,7 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             "winnings",
             team=key,
             die=record.winnings_dice[-1],
+            **_last_die_at(record),
             fame=record.fame,
             result=record.result,
             gross=gross,
@@ -1434,10 +1483,19 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             "fan_factor",
             team=key,
             dice=record.fan_factor_dice,
+            dice_at=record.fan_factor_dice_at,
             before=team.fan_factor,
             change=record.fan_factor_change,
         )
     _apply_spp_and_injuries(match, seq)
+
+
+def _last_die_at(record: TeamMatchRecord) -> dict[str, Any]:
+    """Where the winnings die that stands was read (unknown for a match that reached its
+    final whistle before the sequence's rolls were indexed)."""
+    if len(record.winnings_dice_at) != len(record.winnings_dice):
+        return {}
+    return {"die_at": record.winnings_dice_at[-1]}
 
 
 def _apply_spp_and_injuries(match: Match, seq: Sequence) -> None:
@@ -1517,18 +1575,26 @@ def _apply_injury(player: Player, casualty: str) -> None:
 
 def _open_advancement(match: Match, seq: Sequence, player: Player) -> dict[str, Any]:
     """An improvement roll for the player; the options already count the rolls before it."""
-    dice = [_roll(match, seq, 6), _roll(match, seq, 6)]
+    rolled = _roll(match, seq, 2)
     pending = [a.choice for a in Advancement.objects.filter(player=player, match=match)]
     gained = [*player.gained, *[c for c in pending if c]]
-    options = advancement.options(player.position_data, gained, advancement.ImprovementRoll(*dice))
+    roll = advancement.ImprovementRoll(*rolled.faces)
+    options = advancement.options(player.position_data, gained, roll)
     Advancement.objects.create(
         match=match,
         player=player,
-        dice=dice,
+        dice=rolled.faces,
+        dice_at=rolled.at,
         options=options,
         deadline_at=_step_deadline(match),
     )
-    return {"player": player.pk, "name": player.name, "side": player.side, "dice": dice}
+    return {
+        "player": player.pk,
+        "name": player.name,
+        "side": player.side,
+        "dice": rolled.faces,
+        "dice_at": rolled.at,
+    }
 
 
 def choose_advancement(advancement_id: int, user: AnyUser, choice: str) -> Post:
@@ -1561,6 +1627,7 @@ def _take_advancement(
     choice: str,
     *,
     author: AnyUser | None,
+    drawn: dict[str, list[int]] | None = None,
 ) -> Post:
     if adv.chosen_at is not None:
         raise MatchError("already_decided", "That improvement was already chosen.")
@@ -1582,9 +1649,11 @@ def _take_advancement(
         player=player.pk,
         name=player.name,
         dice=adv.dice,
+        dice_at=adv.dice_at,
         choice=choice,
         value=player.value,
         default=author is None,
+        **({"drawn": drawn} if drawn else {}),
     )
     if not match.advancements.filter(chosen_at__isnull=True).exists():
         _finish_sequence(match, seq)
@@ -1664,10 +1733,12 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
                 _decide_reroll(match, seq, record, False, author=None)
             if not record.mvp_chosen:
                 eligible = _mvp_eligible(match, key)
-                mje = eligible[_roll(match, seq, len(eligible)) - 1]
+                first = _roll(match, seq, sides=len(eligible))
+                mje = eligible[first.faces[0] - 1]
                 rest = [pid for pid in eligible if pid != mje] or [mje]
-                pje = rest[_roll(match, seq, len(rest)) - 1]
-                _give_awards(match, record, mje, pje, author=None)
+                second = _roll(match, seq, sides=len(rest))
+                pje = rest[second.faces[0] - 1]
+                _give_awards(match, record, mje, pje, author=None, drawn=_drawn(first, second))
         seq.save()
         _maybe_settle_awards(match, seq)
         return 1
@@ -1677,8 +1748,9 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
             chosen_at__isnull=True, deadline_at__lte=now
         ):
             candidates = [o for o in adv.options if not o.startswith("+")] or adv.options
-            pick = candidates[_roll(match, seq, len(candidates)) - 1]
-            _take_advancement(match, seq, adv, adv.player, pick, author=None)
+            draw = _roll(match, seq, sides=len(candidates))
+            pick = candidates[draw.faces[0] - 1]
+            _take_advancement(match, seq, adv, adv.player, pick, author=None, drawn=_drawn(draw))
             count += 1
         seq.save()
         return count
