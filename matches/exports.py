@@ -100,7 +100,8 @@ def _produced(event: Doc) -> bool:
 
 class _Unreadable(ValueError):
     def __init__(self, number: int, error: Exception) -> None:
-        super().__init__(f"the record cannot be replayed from event {number}: {error}")
+        why = str(error) or f"the engine fails ({type(error).__name__})"
+        super().__init__(f"the record cannot be replayed from event {number}: {why}")
 
 
 class _Replay:
@@ -128,7 +129,7 @@ class _Replay:
                     i += 1
             try:
                 self._read(event, followers)
-            except (KeyError, TypeError, ValueError) as error:
+            except Exception as error:  # a forged record may hold what the engine never meets
                 raise _Unreadable(event["number"], error) from error
             self.seen.extend(_Event.of(e) for e in (event, *followers))
 
