@@ -358,6 +358,7 @@ class _SequenceCheck:
         self.first: dict[int, _Shown] = {}
         self.wrong: set[int] = set()
         self.next = 0
+        self.unindexed = False  # once some rolls do not say where, the order cannot be known
         self.problems: list[str] = []
 
     @property
@@ -369,6 +370,7 @@ class _SequenceCheck:
             shown, indexed = _shown(event, SEQUENCE_SHOWN)
             again, indexed_again = _shown(event, MATCH_SHOWN)
             if not (indexed and indexed_again):
+                self.unindexed = True
                 self.problems.append(
                     f"event {event['number']} ({event['type']}): its dice do not say where in "
                     "the stream each was read, so they cannot be checked (a record made before "
@@ -382,7 +384,7 @@ class _SequenceCheck:
 
     def _in_order(self, number: int, shown: list[_Shown]) -> None:
         new = sorted({s.index for s in shown if s.index not in self.first})
-        if new and new != list(range(self.next, self.next + len(new))):
+        if new and new != list(range(self.next, self.next + len(new))) and not self.unindexed:
             self.problems.append(
                 f"event {number}: it shows the sequence's rolls {new}, but the stream's next "
                 f"rolls are from {self.next} on"

@@ -163,6 +163,28 @@ def test_a_sequence_record_without_its_stream_indexes_is_reported(
     )
 
 
+def _without_indexes(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_indexes(v) for k, v in value.items() if not k.endswith("_at")}
+    if isinstance(value, list):
+        return [_without_indexes(v) for v in value]
+    return value
+
+
+def test_an_old_record_is_reported_event_by_event(finished: dict[str, Any]) -> None:
+    """A whole sequence recorded before its rolls were indexed: each event that shows dice
+    says it cannot be checked, and nothing else is blamed on it."""
+    doc = forged(finished["doc"])
+    del doc["dice"]["sequence_rolls"]  # nor did its exports list them
+    for event in doc["events"]:
+        if event["type"].startswith("sequence_"):
+            event["data"] = _without_indexes(event["data"])
+    problems = verify(rechained(doc)).problems
+    assert problems
+    assert all("cannot be checked" in p for p in problems), problems
+    assert any("sequence_winnings_dice" in p for p in problems)
+
+
 def test_verify_match_counts_the_sequence_rolls(finished: dict[str, Any], tmp_file: Path) -> None:
     doc = finished["doc"]
     result = verify(doc)
