@@ -836,8 +836,8 @@ class _Rolled:
 
 
 def _roll(match: Match, seq: Sequence, count: int = 1, sides: int = 6) -> _Rolled:
-    """The next ``count`` rolls of the sequence's stream, each read once, every one of them
-    shown in the event the step posts next."""
+    """The next ``count`` rolls of the sequence's stream. The step shows them all in the
+    first event it posts with dice: the export's verifier checks the stream is read in order."""
     stream = sequence_dice(match)
     at = list(range(seq.dice_used, seq.dice_used + count))
     seq.dice_used += count
