@@ -45,6 +45,16 @@ def _tasks_run_eagerly() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _settings_language() -> Iterator[None]:
+    """A page asked for in Spanish leaves Spanish active in the thread after the request; the
+    next test must not read its messages in Spanish."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _patient_page_assertions() -> None:
     from playwright.sync_api import expect
