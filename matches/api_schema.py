@@ -2,6 +2,19 @@
 
 from typing import Any
 
+_ROLLS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "index": {"type": "integer"},
+            "sides": {"type": "integer"},
+            "face": {"type": "integer"},
+            "purpose": {"type": "string"},
+            "event": {"type": "integer"},
+        },
+    },
+}
 _ID = {
     "name": "id",
     "in": "path",
@@ -294,18 +307,12 @@ SCHEMA: dict[str, Any] = {
                             "commitment": {"type": "string"},
                             "seed": {"type": ["string", "null"]},
                             "match_id": {"type": "string"},
-                            "rolls": {
-                                "type": "array",
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
-                                        "index": {"type": "integer"},
-                                        "sides": {"type": "integer"},
-                                        "face": {"type": "integer"},
-                                        "purpose": {"type": "string"},
-                                        "event": {"type": "integer"},
-                                    },
-                                },
+                            "rolls": _ROLLS,
+                            "sequence_rolls": {
+                                **_ROLLS,
+                                "description": "The pre- and post-match sequence's own "
+                                "stream (MATCH_ID:sequence), each roll where the record "
+                                "shows it first",
                             },
                         },
                     },

@@ -5,28 +5,15 @@ out); the last section gathers that data for a league from the database."""
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
+
+from matches.folding import Recorded, undone_numbers
 
 SPP_TOUCHDOWN = 3
 SPP_CASUALTY = 2
 SPP_COMPLETION = 1
 SPP_INTERCEPTION = 2
 BLOCKS = frozenset(("block", "blitz"))
-
-
-class Recorded(Protocol):
-    number: int
-    type: str
-    data: Any
-
-
-def undone_numbers(events: Iterable[Recorded]) -> frozenset[int]:
-    """The numbers of the events that a GM's rewind or re-roll took back."""
-    gone: set[int] = set()
-    for event in events:
-        if event.type in ("rewind", "granted_reroll"):
-            gone.update(event.data["undone"])
-    return frozenset(gone)
 
 
 # -- the schedule --------------------------------------------------------------------------------

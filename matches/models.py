@@ -362,6 +362,7 @@ class TeamMatchRecord(models.Model):
     score_against = models.PositiveSmallIntegerField(default=0)
     result = models.CharField(max_length=4, choices=Result.choices, blank=True)
     winnings_dice = models.JSONField(default=list, blank=True)
+    winnings_dice_at = models.JSONField(default=list, blank=True)  # in the sequence's stream
     winnings_reroll = models.BooleanField(null=True, blank=True)  # the winner's choice
     winnings = models.PositiveIntegerField(default=0)
     spiralling_expenses = models.PositiveIntegerField(default=0)
@@ -370,6 +371,7 @@ class TeamMatchRecord(models.Model):
     captain_share = models.PositiveIntegerField(default=0)
     rival_share = models.PositiveIntegerField(default=0)
     fan_factor_dice = models.JSONField(default=list, blank=True)
+    fan_factor_dice_at = models.JSONField(default=list, blank=True)  # in the sequence's stream
     fan_factor_change = models.SmallIntegerField(default=0)
     # The awards this team's players receive, chosen by the opposing captain (engine ids).
     mje = models.CharField(max_length=8, blank=True)
@@ -434,6 +436,7 @@ class Advancement(models.Model):
         "teams.Player", on_delete=models.CASCADE, related_name="advancements"
     )
     dice = models.JSONField(default=list)
+    dice_at = models.JSONField(default=list, blank=True)  # in the sequence's stream
     options = models.JSONField(default=list)
     choice = models.CharField(max_length=40, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -10,7 +10,8 @@ import logging
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,8 +25,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb.roles import is_game_master
-from matches import deadlines, economy, leagues, tasks
-from matches.leagues import undone_numbers
+from matches import deadlines, economy, folding, leagues, tasks
 from matches.markup import render_markdown
 from matches.models import (
     Advancement,
@@ -404,31 +404,7 @@ def fold(match: Match) -> MatchState:
     """The state rebuilt from the events alone: the first state, then every declaration
     resolved again with its answers from the same dice stream, and every GM ruling applied.
     Events a rewind undid stay in the record and are skipped."""
-    return _fold_events(match, list(match.events.order_by("number")))
-
-
-def _fold_events(
-    match: Match, events: list[MatchEvent], also_undone: frozenset[int] = frozenset()
-) -> MatchState:
-    dice = dice_for(match)
-    undone = undone_numbers(events) | also_undone
-    state: MatchState | None = None
-    for event in events:
-        if event.number in undone:
-            continue
-        if event.type == "match_created":
-            state = MatchState.from_json(event.data["state"])
-        elif event.type == "declaration" and state is not None:
-            resolution = resolve(
-                state,
-                event.data["actor"],
-                Declaration.from_json(event.data["declaration"]),
-                tuple(Answer.from_json(a) for a in event.data["answers"]),
-                dice,
-            )
-            state = resolution.state
-        elif event.type in RULING_EVENTS and state is not None:
-            state = _replay_ruling(state, event, dice)
+    state = folding.fold(list(match.events.order_by("number")), dice_for(match))
     if state is None:
         raise MatchError("no_record", "The match has no record to fold.")
     return state
@@ -1034,10 +1010,35 @@ def sequence_dice(match: Match) -> Dice:
     return FairDice(bytes.fromhex(match.dice_seed), f"{match.pk}:sequence")
 
 
-def _roll(match: Match, seq: Sequence, sides: int) -> int:
-    face = sequence_dice(match).face(seq.dice_used, sides)
-    seq.dice_used += 1
-    return face
+# Wherever the record shows dice of the sequence's stream, it shows where each was read: a list
+# of faces KEY ("dice", "fan_factor_dice"; "die" for one face) sits beside KEY_at, the indexes
+# (and KEY_sides when they are not D6), so the export's verifier checks each against the seed.
+# The match's opening rolls the sequence shows again are "faces" beside "faces_at".
+
+
+@dataclass(frozen=True)
+class _Rolled:
+    faces: list[int]
+    at: list[int]  # the indexes in the sequence's stream
+    sides: int
+
+
+def _roll(match: Match, seq: Sequence, count: int = 1, sides: int = 6) -> _Rolled:
+    """The next ``count`` rolls of the sequence's stream. The step shows them all in the
+    first event it posts with dice: the export's verifier checks the stream is read in order."""
+    stream = sequence_dice(match)
+    at = list(range(seq.dice_used, seq.dice_used + count))
+    seq.dice_used += count
+    return _Rolled([stream.face(index, sides) for index in at], at, sides)
+
+
+def _drawn(*draws: _Rolled) -> dict[str, list[int]]:
+    """Random choices made for a coach who missed a deadline: the dice that chose."""
+    return {
+        "dice": [face for draw in draws for face in draw.faces],
+        "dice_at": [index for draw in draws for index in draw.at],
+        "dice_sides": [draw.sides for draw in draws for _ in draw.faces],
+    }
 
 
 def _step_deadline(match: Match) -> Any:
@@ -1388,19 +1389,26 @@ def _kick_off(match: Match, seq: Sequence) -> None:
     seq.save()
     post = _step_post(match, "kick_off", lineup=len(entries))
     opening = _open_match(match, state, post)
-    _post_opening_rolls(match, records, opening)
+    _post_opening_rolls(match, records, opening, state.dice_used)
 
 
 def _post_opening_rolls(
-    match: Match, records: dict[str, TeamMatchRecord], opening: Resolution
+    match: Match, records: dict[str, TeamMatchRecord], opening: Resolution, first_die: int
 ) -> None:
+    """The weather and the fans, as the sequence shows them; ``first_die`` is the index in the
+    match's stream of the opening's first roll."""
     fans: dict[str, dict[str, Any]] = {}
+    index = first_die
     for event in opening.events:
+        faces = list(event.data.get("faces", ()))
+        at = list(range(index, index + len(faces)))
+        index += len(faces)
         if event.type == "weather":
-            _step_post(match, "weather", faces=event.data["faces"], result=event.data["result"])
+            _step_post(match, "weather", faces=faces, faces_at=at, result=event.data["result"])
         elif event.type == "fans":
             fans[str(event.data["team"])] = {
-                "faces": event.data["faces"],
+                "faces": faces,
+                "faces_at": at,
                 "total": event.data["total"],
             }
     if len(fans) < 2:
@@ -1448,13 +1456,14 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
         record.result = economy.result_for(key, winner)
         record.score_for, record.score_against = score[key], score[_other(key)]
         record.fame = state.teams[key].fame
-        record.winnings_dice = [_roll(match, seq, 6)]
+        winnings = _roll(match, seq)
+        record.winnings_dice, record.winnings_dice_at = winnings.faces, winnings.at
         record.winnings_reroll = None if record.result == economy.WIN else False
         team = _team(match, key)
-        dice = [_roll(match, seq, 6) for _ in range(economy.fan_factor_dice(record.result))]
-        record.fan_factor_dice = dice
+        fan_factor = _roll(match, seq, economy.fan_factor_dice(record.result))
+        record.fan_factor_dice, record.fan_factor_dice_at = fan_factor.faces, fan_factor.at
         record.fan_factor_change = economy.fan_factor_change(
-            team.fan_factor, record.result, sum(dice)
+            team.fan_factor, record.result, sum(fan_factor.faces)
         )
         record.save()
     _record_players(match, state)
@@ -1462,21 +1471,26 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
     _step_post(
         match,
         "winnings_dice",
-        home={
-            "dice": records["home"].winnings_dice,
-            "fame": records["home"].fame,
-            "result": records["home"].result,
-        },
-        away={
-            "dice": records["away"].winnings_dice,
-            "fame": records["away"].fame,
-            "result": records["away"].result,
-        },
+        home=_winnings_dice(records["home"]),
+        away=_winnings_dice(records["away"]),
         winner=winner,
     )
     seq.step = Sequence.Step.AWARDS
     seq.deadline_at = _step_deadline(match)
     seq.save()
+
+
+def _winnings_dice(record: TeamMatchRecord) -> dict[str, Any]:
+    """A team's dice at the final whistle: its winnings die and its fan factor dice (shown
+    again once the winnings are shared)."""
+    return {
+        "dice": record.winnings_dice,
+        "dice_at": record.winnings_dice_at,
+        "fan_factor_dice": record.fan_factor_dice,
+        "fan_factor_dice_at": record.fan_factor_dice_at,
+        "fame": record.fame,
+        "result": record.result,
+    }
 
 
 def _record_players(match: Match, state: MatchState) -> None:
@@ -1529,8 +1543,10 @@ def _decide_reroll(
         raise MatchError("already_decided", "The winnings die was already kept or re-rolled.")
     record.winnings_reroll = bool(reroll)
     if reroll:
-        record.winnings_dice = [*record.winnings_dice, _roll(match, seq, 6)]
-    record.save(update_fields=["winnings_reroll", "winnings_dice"])
+        again = _roll(match, seq)
+        record.winnings_dice = [*record.winnings_dice, *again.faces]
+        record.winnings_dice_at = [*record.winnings_dice_at, *again.at]
+    record.save(update_fields=["winnings_reroll", "winnings_dice", "winnings_dice_at"])
     seq.save()
     return _step_post(
         match,
@@ -1540,6 +1556,7 @@ def _decide_reroll(
         team=record.key,
         reroll=bool(reroll),
         dice=record.winnings_dice,
+        dice_at=record.winnings_dice_at,
         default=author is None,
     )
 
@@ -1581,7 +1598,13 @@ def _mvp_eligible(match: Match, team: str) -> list[str]:
 
 
 def _give_awards(
-    match: Match, record: TeamMatchRecord, mje: str, pje: str, *, author: AnyUser | None
+    match: Match,
+    record: TeamMatchRecord,
+    mje: str,
+    pje: str,
+    *,
+    author: AnyUser | None,
+    drawn: dict[str, list[int]] | None = None,
 ) -> Post:
     record.mje, record.pje, record.mvp_chosen = mje, pje, True
     record.save(update_fields=["mje", "pje", "mvp_chosen"])
@@ -1597,6 +1620,7 @@ def _give_awards(
         mje={"id": mje, "name": names[mje]},
         pje={"id": pje, "name": names[pje]},
         default=author is None,
+        **({"drawn": drawn} if drawn else {}),
     )
 
 
@@ -1627,6 +1651,7 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             "winnings",
             team=key,
             die=record.winnings_dice[-1],
+            **_last_die_at(record),
             fame=record.fame,
             result=record.result,
             gross=gross,
@@ -1646,10 +1671,19 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             "fan_factor",
             team=key,
             dice=record.fan_factor_dice,
+            dice_at=record.fan_factor_dice_at,
             before=team.fan_factor,
             change=record.fan_factor_change,
         )
     _apply_spp_and_injuries(match, seq)
+
+
+def _last_die_at(record: TeamMatchRecord) -> dict[str, Any]:
+    """Where the winnings die that stands was read (unknown for a match that reached its
+    final whistle before the sequence's rolls were indexed)."""
+    if len(record.winnings_dice_at) != len(record.winnings_dice):
+        return {}
+    return {"die_at": record.winnings_dice_at[-1]}
 
 
 def _apply_spp_and_injuries(match: Match, seq: Sequence) -> None:
@@ -1729,18 +1763,26 @@ def _apply_injury(player: Player, casualty: str) -> None:
 
 def _open_advancement(match: Match, seq: Sequence, player: Player) -> dict[str, Any]:
     """An improvement roll for the player; the options already count the rolls before it."""
-    dice = [_roll(match, seq, 6), _roll(match, seq, 6)]
+    rolled = _roll(match, seq, 2)
     pending = [a.choice for a in Advancement.objects.filter(player=player, match=match)]
     gained = [*player.gained, *[c for c in pending if c]]
-    options = advancement.options(player.position_data, gained, advancement.ImprovementRoll(*dice))
+    roll = advancement.ImprovementRoll(*rolled.faces)
+    options = advancement.options(player.position_data, gained, roll)
     Advancement.objects.create(
         match=match,
         player=player,
-        dice=dice,
+        dice=rolled.faces,
+        dice_at=rolled.at,
         options=options,
         deadline_at=_step_deadline(match),
     )
-    return {"player": player.pk, "name": player.name, "side": player.side, "dice": dice}
+    return {
+        "player": player.pk,
+        "name": player.name,
+        "side": player.side,
+        "dice": rolled.faces,
+        "dice_at": rolled.at,
+    }
 
 
 def choose_advancement(advancement_id: int, user: AnyUser, choice: str) -> Post:
@@ -1773,6 +1815,7 @@ def _take_advancement(
     choice: str,
     *,
     author: AnyUser | None,
+    drawn: dict[str, list[int]] | None = None,
 ) -> Post:
     if adv.chosen_at is not None:
         raise MatchError("already_decided", "That improvement was already chosen.")
@@ -1794,9 +1837,11 @@ def _take_advancement(
         player=player.pk,
         name=player.name,
         dice=adv.dice,
+        dice_at=adv.dice_at,
         choice=choice,
         value=player.value,
         default=author is None,
+        **({"drawn": drawn} if drawn else {}),
     )
     if not match.advancements.filter(chosen_at__isnull=True).exists():
         _finish_sequence(match, seq)
@@ -1876,10 +1921,12 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
                 _decide_reroll(match, seq, record, False, author=None)
             if not record.mvp_chosen:
                 eligible = _mvp_eligible(match, key)
-                mje = eligible[_roll(match, seq, len(eligible)) - 1]
+                first = _roll(match, seq, sides=len(eligible))
+                mje = eligible[first.faces[0] - 1]
                 rest = [pid for pid in eligible if pid != mje] or [mje]
-                pje = rest[_roll(match, seq, len(rest)) - 1]
-                _give_awards(match, record, mje, pje, author=None)
+                second = _roll(match, seq, sides=len(rest))
+                pje = rest[second.faces[0] - 1]
+                _give_awards(match, record, mje, pje, author=None, drawn=_drawn(first, second))
         seq.save()
         _maybe_settle_awards(match, seq)
         return 1
@@ -1889,8 +1936,9 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
             chosen_at__isnull=True, deadline_at__lte=now
         ):
             candidates = [o for o in adv.options if not o.startswith("+")] or adv.options
-            pick = candidates[_roll(match, seq, len(candidates)) - 1]
-            _take_advancement(match, seq, adv, adv.player, pick, author=None)
+            draw = _roll(match, seq, sides=len(candidates))
+            pick = candidates[draw.faces[0] - 1]
+            _take_advancement(match, seq, adv, adv.player, pick, author=None, drawn=_drawn(draw))
             count += 1
         seq.save()
         return count
@@ -2506,113 +2554,19 @@ def awaiting(user: AnyUser) -> list[Awaiting]:
 #
 # Every ruling is an event of the match with the GM's note, a system post in the thread and an
 # entry of the audit log. Rulings that change the game (rewind, reroll, correction, award,
-# match_ended) are applied by ``fold`` like declarations; the state is then rebuilt from the
-# events, never patched. A rewind or a re-roll lists in its data the events it undid (they stay
-# in the record) and moves the dice stream forward past every index already read, so that no
-# roll is ever read twice for a different purpose.
+# match_ended) are applied by ``fold`` like declarations (see matches.folding, which the
+# export's verifier reads the record with too).
 
-ACTING_EVENTS = frozenset(("declaration", "granted_reroll"))
-RULING_EVENTS = frozenset(("rewind", "granted_reroll", "correction", "award", "match_ended"))
-REWINDABLE = ACTING_EVENTS | frozenset(("correction", "award", "match_ended"))
-# What happened around the play (disputes, the clocks, the coaches) is never undone.
-AROUND_PLAY = frozenset(
-    (
-        "dispute_raised",
-        "dismissed",
-        "upheld",
-        "deadline_extended",
-        "deadline_set",
-        "paused",
-        "resumed",
-        "locked",
-        "unlocked",
-        "coach_replaced",
-        "match_closed",
-    )
-)
-CORRECTABLE = frozenset(("state", "at"))
-ON_PITCH = frozenset(("standing", "prone", "stunned"))
 NOTE_MAX = 2000
 
 
-class SplicedDice:
-    """The dice of a granted re-roll. The engine reads indexes ``start, start + 1, ...``: the
-    first ones are the rolls made before the disputed one, read again from the indexes they
-    came from (``keep``); the disputed roll and every later one come from ``new_from`` on, a
-    part of the stream nobody has seen."""
-
-    def __init__(self, base: Dice, start: int, keep: list[int], new_from: int) -> None:
-        self.base = base
-        self.start = start
-        self.keep = keep
-        self.new_from = new_from
-
-    def actual(self, index: int) -> int:
-        i = index - self.start
-        return self.keep[i] if i < len(self.keep) else self.new_from + i - len(self.keep)
-
-    def face(self, index: int, sides: int) -> int:
-        return self.base.face(self.actual(index), sides)
-
-
-def _replay_ruling(state: MatchState, event: MatchEvent, dice: Dice) -> MatchState:
-    data = event.data
-    if event.type == "rewind":
-        rewound = state.copy()
-        rewound.pending = None
-        rewound.dice_used = data["dice_used"]
-        return rewound
-    if event.type == "granted_reroll":
-        spliced = SplicedDice(dice, state.dice_used, data["keep"], data["new_from"])
-        resolution = resolve(
-            state,
-            data["actor"],
-            Declaration.from_json(data["declaration"]),
-            tuple(Answer.from_json(a) for a in data["answers"]),
-            spliced,
-        )
-        after = resolution.state
-        after.dice_used = spliced.actual(after.dice_used)
-        return after
-    if event.type == "correction":
-        return _corrected(state, data["player"], data["changes"])
-    if event.type == "award":
-        return _finished(state, data["winner"], data["score"], "award")
-    leader = _leader(state.score)
-    return _finished(state, leader, state.score, "gm")
-
-
-def _leader(score: dict[str, int]) -> str | None:
-    if score["home"] == score["away"]:
-        return None
-    return "home" if score["home"] > score["away"] else "away"
-
-
-def _finished(state: MatchState, winner: str | None, score: dict[str, int], by: str) -> MatchState:
-    done = state.copy()
-    done.pending = None
-    done.phase = "finished"
-    done.score = {"home": int(score["home"]), "away": int(score["away"])}
-    done.result = {"winner": winner, "score": dict(done.score), "by": by}
-    return done
-
-
-def _corrected(state: MatchState, player: str, changes: dict[str, Any]) -> MatchState:
-    """The state with one player's state or square changed (raises ValueError if illegal)."""
-    data = state.to_json()
-    if player not in data["players"]:
-        raise ValueError(f"There is no player {player}.")
-    if not set(changes) <= CORRECTABLE or not changes:
-        raise ValueError("A correction changes a player's state or square.")
-    shown = data["players"][player]
-    shown.update(changes)
-    if shown["state"] not in ON_PITCH:
-        shown["at"] = None
-    if data["ball"]["carrier"] == player:
-        if shown["state"] != "standing" or shown["at"] is None:
-            raise ValueError("The ball carrier must stay standing on the pitch.")
-        data["ball"]["at"] = shown["at"]
-    return MatchState.from_json(data)
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A ruling the record does not allow is refused like any other request."""
+    try:
+        yield
+    except folding.Refused as refused:
+        raise MatchError(refused.code, refused.message) from None
 
 
 def _pk(user: AnyUser) -> int:
@@ -2670,54 +2624,11 @@ def _gm_event(
     return event
 
 
-def _live(events: list[MatchEvent], number: int | None) -> MatchEvent:
-    found = next((e for e in events if e.number == number), None)
-    if found is None or found.number in undone_numbers(events):
-        raise MatchError("no_event", "There is no such event in play.")
-    return found
-
-
-def _acting_event(events: list[MatchEvent], event: MatchEvent) -> MatchEvent:
-    """The event to go back before: the declaration (or re-roll) whose resolution produced
-    ``event``, or the ruling itself."""
-    if event.type in REWINDABLE:
-        return event
-    undone = undone_numbers(events)
-    acting = [
-        e
-        for e in events
-        if e.type in ACTING_EVENTS
-        and e.number < event.number
-        and e.post_id == event.post_id
-        and e.number not in undone
-    ]
-    if event.post_id is None or not acting:
-        raise MatchError("not_rewindable", "That event is not part of the play.")
-    return acting[-1]
-
-
-def _taken_back(events: list[MatchEvent], target: MatchEvent) -> list[int]:
-    undone = undone_numbers(events)
-    return [
-        e.number
-        for e in events
-        if e.number >= target.number and e.number not in undone and e.type not in AROUND_PLAY
-    ]
-
-
-def _dice_indexes(event: MatchEvent) -> list[int]:
-    """The stream indexes a declaration or a re-roll read, in order."""
-    data = event.data
-    if event.type == "declaration":
-        return list(range(data["dice_from"], data["dice_to"]))
-    return [*data["keep"], *range(data["new_from"], data["dice_to"])]
-
-
 def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
     """The first index of the stream nobody has seen: past every roll recorded and past the
     rolls a pending decision already showed."""
     state = load_state(match)
-    high = state.dice_used
+    shown = 0
     pending = state.pending
     if pending is not None and pending.declaration is not None:
         shown = resolve(
@@ -2726,11 +2637,8 @@ def _dice_high_water(match: Match, events: list[MatchEvent]) -> int:
             Declaration.from_json(pending.declaration),
             tuple(Answer.from_json(a) for a in pending.answers),
             dice_for(match),
-        )
-        high += shown.dice_read
-    for event in events:
-        high = max(high, event.data.get("dice_to", 0), event.data.get("dice_used", 0))
-    return high
+        ).dice_read
+    return folding.recorded_high_water(events, state.dice_used + shown)
 
 
 def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
@@ -2886,14 +2794,8 @@ def _rewind(
 ) -> MatchEvent:
     _require_rulable(match)
     events = list(match.events.order_by("number"))
-    target = _acting_event(events, _live(events, number))
-    gone = _taken_back(events, target)
-    data = {
-        "to": target.number,
-        "of_event": number,
-        "undone": gone,
-        "dice_used": _dice_high_water(match, events),
-    }
+    with _refusals():
+        data = folding.rewind(events, number, _dice_high_water(match, events))
     event = _gm_event(match, gm, "rewind", data, note=note, dispute=dispute)
     _refold(match)
     return event
@@ -2906,44 +2808,12 @@ def _grant_reroll(
     stand, everything after it is resolved anew (later questions take their defaults)."""
     _require_rulable(match)
     events = list(match.events.order_by("number"))
-    roll = _live(events, number)
-    if not roll.data.get("faces"):
-        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
-    acting = _acting_event(events, roll)
-    if acting.type not in ACTING_EVENTS:
-        raise MatchError("not_a_roll", "Only a roll of the dice can be rolled again.")
-    before = [e for e in events if acting.number < e.number < roll.number]
-    read_before = sum(len(e.data.get("faces", ())) for e in before)
-    answered_before = sum(1 for e in before if e.type == "decision")
-    gone = _taken_back(events, acting)
-    start = _fold_events(match, events, frozenset(gone))
-    spliced = SplicedDice(
-        dice_for(match),
-        start.dice_used,
-        _dice_indexes(acting)[:read_before],
-        _dice_high_water(match, events),
-    )
-    decl = Declaration.from_json(acting.data["declaration"])
-    answers = tuple(Answer.from_json(a) for a in acting.data["answers"][:answered_before])
-    while True:
-        resolution = resolve(start, acting.data["actor"], decl, answers, spliced)
-        if resolution.pending is None:
-            break
-        answers = (*answers, Answer(resolution.pending.kind, resolution.pending.default))
-    data = {
-        "actor": acting.data["actor"],
-        "declaration": acting.data["declaration"],
-        "answers": [a.to_json() for a in answers],
-        "of_event": roll.number,
-        "to": acting.number,
-        "undone": gone,
-        "keep": spliced.keep,
-        "new_from": spliced.new_from,
-        "dice_to": spliced.actual(resolution.state.dice_used),
-    }
-    event = _gm_event(match, gm, "granted_reroll", data, note=note, dispute=dispute)
-    for rolled in resolution.events:
-        _append_event(match, start, rolled.type, rolled.data, event.post)
+    with _refusals():
+        high_water = _dice_high_water(match, events)
+        reroll = folding.reroll(events, number, dice_for(match), high_water)
+    event = _gm_event(match, gm, "granted_reroll", reroll.data, note=note, dispute=dispute)
+    for rolled in reroll.resolution.events:
+        _append_event(match, reroll.start, rolled.type, rolled.data, event.post)
     _refold(match)
     return event
 
@@ -2963,7 +2833,7 @@ def _correct(
             "decision_pending", "Correct the match once the pending decision is answered."
         )
     try:
-        _corrected(state, player, changes)
+        folding.corrected(state, player, changes)
     except ValueError as error:
         raise MatchError("correction_illegal", str(error)) from None
     data = {"player": player, "changes": dict(changes)}

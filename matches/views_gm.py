@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bbweb.roles import is_game_master
-from matches import leagues, services
+from matches import folding, leagues, services
 from matches.forms_gm import (
     PLAYER_STATES,
     ControlForm,
@@ -100,7 +100,6 @@ def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-UNDOING_EVENTS = ("rewind", "granted_reroll")
 DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first
 
 
@@ -110,7 +109,7 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     is_gm = services.is_match_gm(match, request.user)
     rolls: list[MatchEvent] = []
     if coaching or is_gm:  # only they see the list of rolls to dispute
-        undone = leagues.undone_numbers(match.events.filter(type__in=UNDOING_EVENTS))
+        undone = folding.undone_numbers(match.events.filter(type__in=folding.UNDOING_EVENTS))
         latest = (
             match.events.filter(data__has_key="faces")
             .exclude(number__in=undone)
@@ -137,7 +136,7 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 def _record(match: Match) -> list[dict[str, Any]]:
     """The thread: each post with the events it carries, the undone ones marked."""
     events = list(match.events.order_by("number"))
-    undone = leagues.undone_numbers(events)
+    undone = folding.undone_numbers(events)
     by_post: dict[int | None, list[dict[str, Any]]] = {}
     for event in events:
         by_post.setdefault(event.post_id, []).append(

@@ -98,7 +98,7 @@ def test_an_exported_match_verifies(played: Match, client: Client, tmp_path: Pat
     path = tmp_path / "match.json"
     path.write_text(json.dumps(doc))
     out = call_export_and_verify(played, path)
-    assert f"OK: {result.rolls} rolls recomputed from the seed" in out
+    assert f"OK: {result.rolls} rolls and 0 sequence rolls recomputed from the seed" in out
 
 
 def test_changing_any_roll_makes_verification_fail(played: Match) -> None:

@@ -10,7 +10,9 @@ from matches.exports import verify
 class Command(BaseCommand):
     help = (
         "Check an exported match: its hash chain and, once the seed is revealed, every roll "
-        "recomputed from the seed. Exits 1 on any mismatch or when the seed is not revealed."
+        "(the match's and its pre- and post-match sequence's) recomputed from the seed and "
+        "every event replayed, the GM's rulings included. Exits 1 on any mismatch or when the "
+        "seed is not revealed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -33,6 +35,6 @@ class Command(BaseCommand):
                 "revealed yet (it is when the match ends): no roll could be verified."
             )
         self.stdout.write(
-            f"OK: {result.rolls} rolls recomputed from the seed and {result.events} events "
-            "in an intact hash chain."
+            f"OK: {result.rolls} rolls and {result.sequence_rolls} sequence rolls recomputed "
+            f"from the seed, and {result.events} events in an intact hash chain."
         )

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 
 from bbweb.roles import make_game_master
 from matches import services
-from matches.leagues import undone_numbers
+from matches.folding import undone_numbers
 from matches.models import Match
 from rules.engine.randomplay import _choose
 from teams import rosters
