@@ -266,12 +266,16 @@ def _coach(match: Match, actor: str) -> str:
     return user.username
 
 
+def open_decision(match: Match) -> Decision | None:
+    """The latest unanswered question of the match, read even when nothing is pending: the
+    page's queries stay the same."""
+    return Decision.objects.filter(match=match, answered_at__isnull=True).order_by("-pk").first()
+
+
 def decision_view(
-    match: Match, state: MatchState, names: Names, actors: list[str], is_gm: bool
+    row: Decision | None, state: MatchState, names: Names, actors: list[str], is_gm: bool
 ) -> dict[str, Any] | None:
     """The pending decision, for its addressee (with buttons) or the GM (to read)."""
-    # the open row is read even when nothing is pending: the page's queries stay the same
-    row = Decision.objects.filter(match=match, answered_at__isnull=True).first()
     pending = state.pending
     if pending is None or not (pending.to in actors or is_gm):
         return None
@@ -329,7 +333,8 @@ def page_context(
     is_gm = is_match_gm(match, user)
     names = Names(match)
     mode, acting = mode_for(state, actors, match.status == Match.Status.IN_PLAY)
-    decision = decision_view(match, state, names, actors, is_gm)
+    row = open_decision(match)
+    decision = decision_view(row, state, names, actors, is_gm)
     plan = plan or Plan()
     planned = plan_view(state, mode, acting, plan)
     hide = set(plan.placements) if mode == "setup" else set()
@@ -356,6 +361,7 @@ def page_context(
         "marks": marks,
         "dugouts": pitch.dugouts(state, names.lineup, match),
         "decision": decision,
+        "open_decision": row,
         "thread": thread(match, before=before, since=since),
         "may_write": bool(actors) or is_gm,
     }

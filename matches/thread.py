@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max
+from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -133,14 +133,18 @@ def thread(
     """The latest ``size`` posts, or the ``size`` posts before post number ``before``, or
     every post from number ``since`` on (what a reader who loaded earlier pages shows). Two
     queries however long the thread: the posts, then their events."""
-    posts_qs = match.posts.select_related("author")
+    # A post's last event says whether events were appended to it since it was cached.
+    last_event = MatchEvent.objects.filter(post=OuterRef("pk")).order_by("-number")
+    posts_qs = match.posts.select_related("author").annotate(
+        last_event=Subquery(last_event.values("number")[:1])
+    )
     if since is not None:
         posts_qs = posts_qs.filter(number__gte=since).order_by("number")
     else:
         if before is not None:
             posts_qs = posts_qs.filter(number__lt=before)
         posts_qs = posts_qs.order_by("-number")[:size]
-    posts = list(posts_qs)
+    posts: list[Post] = list(posts_qs)
     if since is None:
         posts.reverse()
     first = posts[0].number if posts else None
@@ -169,9 +173,10 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
 # -- post fragments ---------------------------------------------------------------------------
 # A post reads the same for every reader of one language and time zone, and only changes when
 # it is edited or when the events of its declaration are appended (a question answered), so
-# its HTML is cached. The key holds everything the fragment is made from, the post's event
-# count and last event included, and the source of the code and template that make it: a
-# changed post, a renamed team or a new release never shows a stale fragment.
+# its HTML is cached. The key holds everything the fragment is made from, the number of the
+# post's last event included (events are only appended), and the source of the code and the
+# template that make it: a changed post, a renamed team or a new release never shows a stale
+# fragment.
 
 FRAGMENT_TEMPLATE = "matches/_post.html"
 FRAGMENT_SECONDS = 30 * 24 * 3600
@@ -187,9 +192,8 @@ EventFacts = tuple[str, dict[str, Any]]
 
 
 def _fragments(match: Match, names: Names, posts: list[Post]) -> dict[int, SafeString]:
-    stamps = _event_stamps(posts)
     context = _reader_context(match)
-    keys = {post.pk: _fragment_key(post, stamps.get(post.pk), context) for post in posts}
+    keys = {post.pk: _fragment_key(post, context) for post in posts}
     found = _cache_get_many(list(keys.values()))
     missing = [post for post in posts if keys[post.pk] not in found]
     made: dict[str, str] = {}
@@ -221,7 +225,7 @@ def names_digest(match: Match) -> str:
     return hashlib.sha256(json.dumps(names, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _fragment_key(post: Post, stamp: tuple[int, int] | None, context: str) -> str:
+def _fragment_key(post: Post, context: str) -> str:
     facts = [
         context,
         post.pk,
@@ -232,24 +236,10 @@ def _fragment_key(post: Post, stamp: tuple[int, int] | None, context: str) -> st
         post.declaration,
         post.summary,
         post.html,
-        stamp,
+        getattr(post, "last_event", None),
     ]
     digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
     return f"post:{post.pk}:{digest[:32]}"
-
-
-def _event_stamps(posts: list[Post]) -> dict[int, tuple[int, int]]:
-    """Per post, how many events it has and the number of the last: events are only ever
-    appended, so the pair changes whenever the post's events do."""
-    if not posts:
-        return {}
-    rows = (
-        MatchEvent.objects.filter(post__in=[post.pk for post in posts])
-        .values_list("post_id")
-        .annotate(count=Count("pk"), last=Max("number"))
-        .order_by()
-    )
-    return {post_id: (count, last) for post_id, count, last in rows}
 
 
 def _events_by_post(posts: list[Post]) -> dict[int, list[EventFacts]]:

@@ -129,7 +129,9 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     context = page.page_context(match, request.user, before=_post_number(request, "before"))
     context["deadlines_panel"] = render_to_string(
-        "matches/_deadlines.html", deadline_context(match, request.user), request
+        "matches/_deadlines.html",
+        deadline_context(match, request.user, context["open_decision"]),
+        request,
     )
     context["disputes_panel"] = render_to_string(
         "matches/_disputes.html", disputes_context(request, match), request

@@ -1,7 +1,7 @@
 """Pages of the clock: the deadlines partial, standing orders, vacations, notification
 preferences and a coach's "my matches". The write path is services.py."""
 
-from typing import Any
+from typing import Any, Literal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,9 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from matches import services
+from matches import page, services
 from matches.forms_deadlines import PreferencesForm, StandingOrdersForm, VacationForm
-from matches.models import CoachPreferences, Match, StandingOrders, Vacation
+from matches.models import CoachPreferences, Decision, Match, StandingOrders, Vacation
 
 
 def _user(request: HttpRequest) -> User:
@@ -28,12 +28,15 @@ def _get_match(pk: int) -> Match:
     )
 
 
-def deadline_context(match: Match, user: Any) -> dict[str, Any]:
+def deadline_context(
+    match: Match, user: Any, decision: Decision | Literal["unread"] | None = "unread"
+) -> dict[str, Any]:
     """The context of ``matches/_deadlines.html``, for the match page to include:
 
     - ``match``; ``turn_deadline`` (a datetime or None), ``turn_paused`` (True while a
       decision stops the active team's clock) and ``turn_time_left`` (a timedelta or None);
-    - ``decision``: the open Decision or None (``deadline_at``, ``to``, ``contested_at``);
+    - ``decision``: the open Decision or None (``deadline_at``, ``to``, ``contested_at``),
+      read here unless the caller has it already;
     - ``vacations``: the running and coming vacations of the match's coaches (everyone sees
       them), each with ``user`` and ``ends_at``;
     - ``fouls``: the active team's Foul allowance per side: a list of dicts with ``side``,
@@ -75,7 +78,7 @@ def deadline_context(match: Match, user: Any) -> dict[str, Any]:
         "turn_deadline": match.turn_deadline_at,
         "turn_paused": match.turn_time_left is not None,
         "turn_time_left": match.turn_time_left,
-        "decision": match.decisions.filter(answered_at__isnull=True).order_by("-pk").first(),
+        "decision": page.open_decision(match) if decision == "unread" else decision,
         "vacations": list(vacations),
         "fouls": fouls,
         "may_take_vacation": bool(mine) and match.league_id is not None,

@@ -103,20 +103,32 @@ def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
 DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first
 
 
+def _latest_live_rolls(match: Match) -> list[MatchEvent]:
+    """The latest rolls no ruling took back, newest first, in one query: the rewinds and
+    re-rolls come with them, and one always follows the events it undoes, so walking back
+    from the newest meets it before them. A roll taken back costs its place in the list."""
+    latest = (
+        match.events.filter(Q(data__has_key="faces") | Q(type__in=folding.UNDOING_EVENTS))
+        .only("number", "type", "data")
+        .order_by("-number")[: DISPUTABLE_ROLLS * 2]
+    )
+    undone: set[int] = set()
+    rolls = []
+    for event in latest:
+        if event.type in folding.UNDOING_EVENTS:
+            undone.update(folding.undone_numbers([event]))
+        elif event.data.get("faces") and event.number not in undone:
+            rolls.append(event)
+    return rolls[:DISPUTABLE_ROLLS]
+
+
 def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     """The context of templates/matches/_disputes.html, for any page that includes it."""
     coaching = bool(services.actors_for(match, request.user))
     is_gm = services.is_match_gm(match, request.user)
     rolls: list[MatchEvent] = []
     if coaching or is_gm:  # only they see the list of rolls to dispute
-        undone = folding.undone_numbers(match.events.filter(type__in=folding.UNDOING_EVENTS))
-        latest = (
-            match.events.filter(data__has_key="faces")
-            .exclude(number__in=undone)
-            .only("number", "type", "data")
-            .order_by("-number")[:DISPUTABLE_ROLLS]
-        )
-        rolls = [e for e in latest if e.data["faces"]]
+        rolls = _latest_live_rolls(match)
     return {
         "match": match,
         "disputes": match.disputes.select_related("raised_by", "event", "post"),

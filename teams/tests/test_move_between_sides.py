@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from teams import services
 from teams.models import MoveProposal, Team
+from teams.templatetags.teams_tags import waiting_answers
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +59,14 @@ def test_firing_a_player_drops_its_pending_move(team: Team, alice: User, bob: Us
     services.fire_player(alice, team.players.get(number=2))
     proposal.refresh_from_db()
     assert proposal.status == "refused"
+
+
+def test_the_navigation_counts_the_invitations_and_moves_waiting_for_the_user(
+    team: Team, other_team: Team, alice: User, bob: User, carol: User
+) -> None:
+    assert waiting_answers(bob) == 0
+    services.propose_move(alice, team.players.get(number=1))
+    services.propose_move(alice, team.players.get(number=2))
+    services.invite_rival(carol, other_team, "bob")
+    assert waiting_answers(bob) == 3
+    assert waiting_answers(alice) == 0
