@@ -55,7 +55,11 @@ def test_the_demo_game_master_can_open_the_admin() -> None:
 
 
 def test_the_demo_sides_are_worth_what_their_players_cost() -> None:
-    call_command("load_demo")
+    # As built: the demo's finished match is played with a new dice seed each time, and an
+    # injury in it may lower a side's value.
+    for username in ("gm", "alice", "bob", "carol", "dave"):
+        User.objects.create_user(username)
+    load_demo_teams()
     reavers = Team.objects.get(name="Reikland Reavers")
     assert reavers.side_value(rosters.CAPTAIN) == 420_000
     assert reavers.side_value(rosters.RIVAL) == 350_000
