@@ -337,17 +337,20 @@ def play_one(
     *,
     whole: bool = False,
     replay: bool = False,
+    in_place: bool = False,
 ) -> tuple[MatchState, list[Event]]:
     """One random legal declaration, its decisions answered at random from their options:
     inline through a policy, or (``replay``) the server's way, stopping at each decision and
-    resolving again with one more answer. Both read the rng and the dice alike."""
+    resolving again with one more answer. Both read the rng and the dice alike. ``in_place``
+    (inline only): the caller drops ``state``, which is changed rather than copied."""
     actor, decl = _choose(state, rng, whole=whole)
     if not replay:
+        policy = random_policy(rng)
         if timings is None:  # (untimed: no clock reads)
-            res = resolve(state, actor, decl, (), dice, random_policy(rng))
+            res = resolve(state, actor, decl, (), dice, policy, in_place=in_place)
             return res.state, res.events
         t0 = time.perf_counter()
-        res = resolve(state, actor, decl, (), dice, random_policy(rng))
+        res = resolve(state, actor, decl, (), dice, policy, in_place=in_place)
         timings.append(time.perf_counter() - t0)
         return res.state, res.events
     answers: tuple[Answer, ...] = ()
@@ -533,7 +536,13 @@ def play_match(
         if out.declarations >= max_declarations:
             raise RuntimeError("a random match did not end")
         out.state, evs = play_one(
-            out.state, dice, rng, out.timings if timed else None, whole=True, replay=replay
+            out.state,
+            dice,
+            rng,
+            out.timings if timed else None,
+            whole=True,
+            replay=replay,
+            in_place=True,  # each state is dropped for the next one
         )
         if keep_events:
             out.events.extend(evs)

@@ -71,6 +71,7 @@ class Ctx:
         "hit_by",
         "loose",
         "mover",
+        "owned",
         "policy",
         "rs",
         "scored",
@@ -85,6 +86,7 @@ class Ctx:
         answers: tuple[Answer, ...],
         actor: Actor,
         policy: Policy | None = None,
+        owned: bool = False,
     ):
         self.st = st
         self.dice = dice
@@ -93,6 +95,7 @@ class Ctx:
         self.ai = 0
         self.events: list[Event] = []
         self.copied: set[str] = set()
+        self.owned = owned  # every player of ``st`` belongs to this resolution: none is copied
         self.rs: LRB5 = ruleset_for(st)
         self.turnover = False
         self.scored: str | None = None  # the team that scored a touchdown
@@ -116,7 +119,7 @@ class Ctx:
     def mp(self, pid: str) -> Player:
         """The player, safe to change (copied on first write)."""
         players = self.st.players
-        if pid in self.copied:
+        if self.owned or pid in self.copied:
             return players[pid]
         self.copied.add(pid)
         p = players[pid] = players[pid].copy()
@@ -2103,6 +2106,8 @@ def resolve(
     answers: tuple[Answer, ...],
     dice: Dice,
     policy: Policy | None = None,
+    *,
+    in_place: bool = False,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions.
 
@@ -2111,12 +2116,16 @@ def resolve(
     (``pending.answers`` then holds the given answers and the policy's). The result is the
     one that stopping and resolving again with the same answers gives: same state, events and
     dice. The policy sees ``kind``, ``to``, ``options``, ``default`` and ``actor`` (the
-    declaration is the one passed here)."""
+    declaration is the one passed here).
+
+    ``in_place``: change ``state`` and its players themselves instead of copies, for a caller
+    that drops the state it passes (random play). Only with a policy that answers every
+    decision: a stop would leave the state half-resolved (RuntimeError)."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
-    st = state.copy()
+    st = state if in_place else state.copy()
     st.pending = None
     st.turnover = False
-    ctx = Ctx(st, dice, answers, act, policy)
+    ctx = Ctx(st, dice, answers, act, policy, owned=in_place)
     action = declaration.action
     try:
         if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first
@@ -2147,6 +2156,8 @@ def resolve(
         else:  # "concede"
             flow.concede(ctx, act.team)
     except _Stop as stop:
+        if in_place:
+            raise RuntimeError("a resolution in place stopped for a decision") from None
         pend = stop.pending
         pend.actor = str(act)
         pend.declaration = declaration.to_json()
