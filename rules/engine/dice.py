@@ -34,7 +34,7 @@ class FairDice:
         key = key.ljust(_BLOCK, b"\0")
         self._inner = hashlib.sha256(key.translate(_IPAD))
         self._outer = hashlib.sha256(key.translate(_OPAD))
-        self._prefix = f"{match_id}:"
+        self._prefix = f"{match_id}:".encode()
 
     def face(self, index: int, sides: int) -> int:
         key = (index, sides)
@@ -45,7 +45,7 @@ class FairDice:
         j = 0
         while True:
             h = self._inner.copy()
-            h.update(f"{self._prefix}{index}:{j}".encode())
+            h.update(b"%s%d:%d" % (self._prefix, index, j))  # b"match:index:attempt"
             o = self._outer.copy()
             o.update(h.digest())
             x = int.from_bytes(o.digest()[:8], "big")
