@@ -2019,7 +2019,7 @@ def _check_touchdown(ctx: Ctx) -> None:
 
 def _stunned_turn_prone(ctx: Ctx, team: str) -> None:
     for pid, p in ctx.st.players.items():
-        if p.team == team and p.state == "stunned":
+        if p.state == "stunned" and p.team == team:  # (the rarer test first)
             mp = ctx.mp(pid)
             if mp.stunned_now:
                 mp.stunned_now = False
@@ -2034,21 +2034,15 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     team = st.active
     nxt = other(team) if nxt is None else nxt
     half_over = st.turn["home"] >= 8 and st.turn["away"] >= 8
-    # one pass over the players: the ending team's stunned players turn prone (as
-    # ``_stunned_turn_prone``), the next team's players are ready to act again
-    mp = ctx.mp
-    for pid, p in st.players.items():
-        if p.team == team and p.state == "stunned":
-            q = mp(pid)
-            if q.stunned_now:
+    _stunned_turn_prone(ctx, team)
+    if not half_over:  # the next team's players are ready to act again
+        mp = ctx.mp
+        for p in st.players.values():  # (the rarer test first: this runs at every turn)
+            if (p.acted or p.used or p.stunned_now) and p.team == nxt:
+                q = mp(p.id)
+                q.acted = False
+                q.used = frozenset()
                 q.stunned_now = False
-            else:
-                q.state = "prone"
-        if not half_over and p.team == nxt and (p.acted or p.used or p.stunned_now):
-            q = mp(pid)
-            q.acted = False
-            q.used = frozenset()
-            q.stunned_now = False
     ctx.ev("end_turn", team=team, turnover=ctx.turnover)
     if half_over:
         ctx.half_over = True

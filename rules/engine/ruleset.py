@@ -49,9 +49,14 @@ class LRB5:
 
     def turn_over(self, state: MatchState, team: str) -> bool:
         """Both sides ended (a side with no player counts as ended), or every player of the
-        team able to act has acted. One pass: ``live`` a player of a side still playing,
-        ``waiting`` a player who may still act."""
+        team able to act has acted. ``live``: a player of a side still playing; ``waiting``: a
+        player who may still act (one of them, so the team has one, while no side ended)."""
         ended = state.teams[team].ended
+        if not ended:  # (the usual case after an action: the cheapest test)
+            for p in state.players.values():
+                if p.team == team and not p.acted and p.at is not None and p.state in _CAN_ACT:
+                    return False
+            return True
         split = self.split_team
         live = waiting = False
         for p in state.players.values():
