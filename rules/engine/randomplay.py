@@ -92,8 +92,10 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     if r() < 0.75:
         p = _random_player(state, rng, team, side if rs.split_team else None)
         if p is not None:
+            # what ``legal`` checks first holds: the side plays on, the player may act
+            may_act = bool(sides) and state.pending is None
             for d in _quick_candidates(state, p, rng):
-                if legal(state, actor, d) is None:
+                if _candidate_legal(state, actor, p, d, may_act=may_act):
                     return actor, d
     if r() < 0.0005 and legal(state, actor, _CONCEDE) is None:
         return actor, _CONCEDE
@@ -102,6 +104,42 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
 
 _CONCEDE = Declaration(None, "concede")
 _END_TURN = Declaration(None, "end_turn")
+
+
+def _candidate_legal(
+    state: MatchState, actor: Actor, p: Player, d: Declaration, *, may_act: bool
+) -> bool:
+    """``legal(state, actor, d) is None`` for a candidate of ``_quick_candidates``, cheaply.
+    ``may_act``: the actor's side plays on and ``p`` may act (as ``_random_player`` chose it).
+    A candidate's squares are free and next to each other and its target is an opponent next
+    to ``p``, so a plain move is legal unless ``p`` has taken root and moves, and an attack
+    unless its target is in the wrong state or (blitz, foul) the allowance is spent. Rarer
+    declarations (and Ball & Chain players) ask ``legal``."""
+    if (
+        may_act
+        and d.target2 is None
+        and not d.stab
+        and d.gaze is None
+        and not d.facings
+        and "Ball & Chain" not in p.skills
+    ):
+        action = d.action
+        if action == "move":
+            return not (p.rooted and d.path)
+        if action in _ATTACKS and not d.path:
+            assert d.target is not None
+            target = state.players[d.target].state
+            if action == "foul":
+                team = state.teams[actor.team]
+                return ruleset_for(state).foul_free(team, actor.side) and target in _DOWN
+            if action == "blitz":
+                team = state.teams[actor.team]
+                return ruleset_for(state).blitz_free(team, actor.side) and target == "standing"
+            return target == "standing" and (p.state == "standing" or "Jump Up" in p.skills)
+    return legal(state, actor, d) is None
+
+
+_DOWN = ("prone", "stunned")  # a foul's targets
 
 
 def _random_player(
@@ -137,45 +175,49 @@ def _random_player(
 
 def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Iterator[Declaration]:
     """A few random declarations for one player, built lazily (cheap: no full enumeration)."""
-    assert p.at is not None
-    if p.has("Ball & Chain"):
+    at = p.at
+    assert at is not None
+    skills = p.skills
+    if "Ball & Chain" in skills:
         yield _ball_and_chain(p, rng)
         return
-    if p.has("Bombardier") and rng.random() < 0.3:
+    if "Bombardier" in skills and rng.random() < 0.3:
         bomb = _bomb(state, p, rng)
         if bomb is not None:
             yield bomb
-    if state.carrier == p.id or (state.ball_at is not None and rng.random() < 0.5):
+    pid = p.id
+    carrier = state.carrier == pid
+    if carrier or (state.ball_at is not None and rng.random() < 0.5):
         yield _run(state, p)
-    if state.carrier == p.id and rng.random() < 0.3:
+    if carrier and rng.random() < 0.3:
         yield from _pass_candidates(state, p, rng)
     foes = []
     mates = []
     free = []
     board = state.board
     players = state.players
-    around = NEIGHBOURS[p.at]
+    team = p.team
+    around = NEIGHBOURS[at]
     for s, oid in zip(around, map(board.get, around), strict=True):
         if oid is None:
             free.append(s)
-        elif players[oid].team == p.team:
+        elif players[oid].team == team:
             mates.append(oid)
         else:
             foes.append(oid)
     r = rng.random  # ``_pick``, inlined below: one ``random()`` a choice
-    pid = p.id
     if foes:
         f = foes[int(r() * len(foes))]
-        if p.skills:
+        if skills:
             yield from _part3_candidates(state, p, foes, rng)
         yield Declaration(pid, _ATTACKS[int(r() * 4)], (), f)
-    if mates and state.carrier == pid:
+    if mates and carrier:
         yield Declaration(pid, "hand_off", (), mates[int(r() * len(mates))])
     if free:
         s1 = free[int(r() * len(free))]
         around1 = NEIGHBOURS[s1]
         s2 = around1[int(r() * len(around1))]
-        if s2 not in board and s2 != p.at:
+        if s2 not in board and s2 != at:
             yield Declaration(pid, "move", (NAMES[s1], NAMES[s2]))
         yield Declaration(pid, "move", (NAMES[s1],))
     yield Declaration(pid, "move")
