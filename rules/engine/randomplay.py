@@ -350,16 +350,39 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
 def _formation(seed: str, team: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     r = random.Random(seed)
     eligible = list(ids)
-    r.shuffle(eligible)
+    _shuffle(r, eligible)
     chosen = eligible[:11]
-    los = los_column(team)
-    step = -1 if team == "home" else 1
-    line = [square(los, y) for y in range(4, 11)]
-    r.shuffle(line)
-    back = [square(los + step * k, y) for k in range(1, 5) for y in range(4, 11)]
-    r.shuffle(back)
+    line = list(_LINE[team])
+    _shuffle(r, line)
+    back = list(_BACK[team])
+    _shuffle(r, back)
     squares = line[: min(3, len(chosen))] + back
     return tuple((pid, NAMES[sq]) for pid, sq in zip(chosen, squares, strict=False))
+
+
+def _set_up_squares(team: str, columns: range) -> tuple[int, ...]:
+    """The central squares (rows 5-11) of ``columns`` counted from ``team``'s line of
+    scrimmage (0 the line, 1 the column behind it...)."""
+    los = los_column(team)
+    step = -1 if team == "home" else 1
+    return tuple(square(los + step * k, y) for k in columns for y in range(4, 11))
+
+
+_LINE = {t: _set_up_squares(t, range(1)) for t in ("home", "away")}
+_BACK = {t: _set_up_squares(t, range(1, 5)) for t in ("home", "away")}
+
+
+def _shuffle[T](r: random.Random, x: list[T]) -> None:
+    """``r.shuffle(x)``: the same permutation from the same generator (CPython's algorithm,
+    its ``_randbelow`` inlined, since every set-up of random play shuffles 50 items)."""
+    getrandbits = r.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def random_policy(rng: random.Random) -> Policy:

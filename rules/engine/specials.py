@@ -398,15 +398,11 @@ def send_off_secret_weapons(ctx: Ctx) -> None:
     """The end of a drive: every Secret Weapon player who played in it is sent off (home
     first, by number), unless a bribe works or the referee is gone (Get the Ref)."""
     st = ctx.st
+    armed = [p for p in st.players.values() if "Secret Weapon" in p.skills]
     for p in sorted(
-        st.players.values(),
-        key=lambda p: (p.team != "home", p.number if p.number is not None else 99, p.id),
+        armed, key=lambda p: (p.team != "home", p.number if p.number is not None else 99, p.id)
     ):
-        if (
-            not p.has("Secret Weapon")
-            or not (p.played or p.at is not None)
-            or p.state in ("casualty", "sent_off")
-        ):
+        if not (p.played or p.at is not None) or p.state in ("casualty", "sent_off"):
             continue
         ctx.ev("secret_weapon", player=p.id)
         if st.ref_gone:

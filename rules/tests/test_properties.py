@@ -100,3 +100,13 @@ def test_random_play_judges_its_candidates_as_legal_does(monkeypatch: pytest.Mon
         races = ("orc", "skaven") if i % 3 == 2 else None
         play_match(FairDice(b"candidates", f"m{i}"), rng, house_rules=i % 2 == 0, races=races)
     assert judged[True] > 1000 and judged[False] > 10
+
+
+def test_random_play_shuffles_as_the_standard_library_does() -> None:
+    for seed in range(200):
+        for n in (0, 1, 2, 7, 16, 28):
+            mine, theirs = list(range(n)), list(range(n))
+            a, b = random.Random(seed), random.Random(seed)
+            randomplay._shuffle(a, mine)
+            b.shuffle(theirs)
+            assert mine == theirs and a.getstate() == b.getstate()
