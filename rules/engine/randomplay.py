@@ -403,19 +403,25 @@ def play_one(
     whole: bool = False,
     replay: bool = False,
     in_place: bool = False,
+    keep_events: bool = True,
 ) -> tuple[MatchState, list[Event]]:
     """One random legal declaration, its decisions answered at random from their options:
     inline through a policy, or (``replay``) the server's way, stopping at each decision and
-    resolving again with one more answer. Both read the rng and the dice alike. ``in_place``
-    (inline only): the caller drops ``state``, which is changed rather than copied."""
+    resolving again with one more answer. Both read the rng and the dice alike. Inline only:
+    ``in_place``, the caller drops ``state``, which is changed rather than copied;
+    ``keep_events`` False, the caller drops the events, which are not even made."""
     actor, decl = _choose(state, rng, whole=whole)
     if not replay:
         policy = random_policy(rng)
         if timings is None:  # (untimed: no clock reads)
-            res = resolve(state, actor, decl, (), dice, policy, in_place=in_place)
+            res = resolve(
+                state, actor, decl, (), dice, policy, in_place=in_place, keep_events=keep_events
+            )
             return res.state, res.events
         t0 = time.perf_counter()
-        res = resolve(state, actor, decl, (), dice, policy, in_place=in_place)
+        res = resolve(
+            state, actor, decl, (), dice, policy, in_place=in_place, keep_events=keep_events
+        )
         timings.append(time.perf_counter() - t0)
         return res.state, res.events
     answers: tuple[Answer, ...] = ()
@@ -608,6 +614,7 @@ def play_match(
             whole=True,
             replay=replay,
             in_place=True,  # each state is dropped for the next one
+            keep_events=keep_events or callable(check),
         )
         if keep_events:
             out.events.extend(evs)

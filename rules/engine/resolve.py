@@ -65,6 +65,7 @@ class Ctx:
         "copied",
         "crowd",
         "dice",
+        "dived",
         "events",
         "feed",
         "half_over",
@@ -73,6 +74,7 @@ class Ctx:
         "mover",
         "owned",
         "policy",
+        "record",
         "rs",
         "scored",
         "st",
@@ -87,6 +89,7 @@ class Ctx:
         actor: Actor,
         policy: Policy | None = None,
         owned: bool = False,
+        record: bool = True,
     ):
         self.st = st
         self.dice = dice
@@ -94,6 +97,7 @@ class Ctx:
         self.policy = policy
         self.ai = 0
         self.events: list[Event] = []
+        self.record = record  # events are kept (random play may drop them unseen)
         self.copied: set[str] = set()
         self.owned = owned  # every player of ``st`` belongs to this resolution: none is copied
         self.rs: LRB5 = ruleset_for(st)
@@ -109,6 +113,7 @@ class Ctx:
         self.acting: str | None = None  # the player whose action is being resolved
         self.feed: str | None = None  # Blood Lust: the Vampire that must feed
         self.hit_by: str | None = None  # the blocker or fouler behind the injury rolled now
+        self.dived = False  # a Diving Tackle turned the last dodge into a failure
 
     # -- plumbing --------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
@@ -126,7 +131,8 @@ class Ctx:
         return p
 
     def ev(self, type_: str, **data: Any) -> None:
-        self.events.append(Event(type_, data))
+        if self.record:
+            self.events.append(Event(type_, data))
 
     def ask(self, kind: str, to: str, options: list[Any], default: Any) -> Any:
         if self.ai >= len(self.answers) and self.policy is not None:
@@ -213,6 +219,7 @@ def _d6_roll(
             and total - 2 < target
         ):
             mods = {**mods, "Diving Tackle": -2}
+            ctx.dived = True
             ctx.ev("diving_tackle", player=diving_tackle, target_player=p.id)
             total -= 2
             ok = False
@@ -897,7 +904,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         if tails:
             mods["Prehensile Tail"] = -tails
         diver = next((q.id for q in tackled if q.has("Diving Tackle")), None)
-        n_events = len(ctx.events)
+        ctx.dived = False
         stat = p.ag
         extra: dict[str, Any] = {}
         if p.has("Break Tackle") and "Break Tackle" not in p.used and p.st > p.ag:
@@ -919,7 +926,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             **extra,
         )
         ctx.place(mv.pid, sq)
-        dived = any(e.type == "diving_tackle" for e in ctx.events[n_events:])
+        dived = ctx.dived
         if dived and diver is not None:
             ctx.place(diver, frm)
             _fall(ctx, [diver], place_only=True)
@@ -930,7 +937,8 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             _after_dodge(ctx, st.players[mv.pid], tackled, frm)
     else:
         ctx.place(mv.pid, sq)
-    ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
+    if ctx.record:
+        ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
     if st.carrier is None and st.ball_at == sq:
         return _pick_up(ctx, st.players[mv.pid], sq)
     return True
@@ -2102,6 +2110,7 @@ def resolve(
     policy: Policy | None = None,
     *,
     in_place: bool = False,
+    keep_events: bool = True,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions.
 
@@ -2114,12 +2123,13 @@ def resolve(
 
     ``in_place``: change ``state`` and its players themselves instead of copies, for a caller
     that drops the state it passes (random play). Only with a policy that answers every
-    decision: a stop would leave the state half-resolved (RuntimeError)."""
+    decision: a stop would leave the state half-resolved (RuntimeError). ``keep_events``
+    False: no event is kept (``events`` is empty), for a caller that would drop them."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     st = state if in_place else state.copy()
     st.pending = None
     st.turnover = False
-    ctx = Ctx(st, dice, answers, act, policy, owned=in_place)
+    ctx = Ctx(st, dice, answers, act, policy, owned=in_place, record=keep_events)
     action = declaration.action
     try:
         if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first
