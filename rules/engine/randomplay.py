@@ -603,24 +603,29 @@ def play_match(
         home, away = race_sheet(rng, races[0], "h"), race_sheet(rng, races[1], "a")
     state = new_match(home, away, house_rules)
     out = Played(state)
-    while out.state.phase != "finished":
-        if out.declarations >= max_declarations:
+    timings = out.timings if timed else None
+    make_events = keep_events or callable(check)
+    declarations = 0
+    while state.phase != "finished":
+        if declarations >= max_declarations:
             raise RuntimeError("a random match did not end")
-        out.state, evs = play_one(
-            out.state,
+        state, evs = play_one(
+            state,
             dice,
             rng,
-            out.timings if timed else None,
+            timings,
             whole=True,
             replay=replay,
             in_place=True,  # each state is dropped for the next one
-            keep_events=keep_events or callable(check),
+            keep_events=make_events,
         )
+        declarations += 1
         if keep_events:
             out.events.extend(evs)
-        out.declarations += 1
         if callable(check):
-            check(out.state, evs)
+            check(state, evs)
+    out.state = state
+    out.declarations = declarations
     return out
 
 

@@ -52,14 +52,18 @@ class LRB5:
         team able to act has acted. ``live``: a player of a side still playing; ``waiting``: a
         player who may still act (one of them, so the team has one, while no side ended)."""
         ended = state.teams[team].ended
-        if not ended:  # (the usual case after an action: the cheapest test)
-            for p in state.players.values():
+        players = state.players.values()
+        # (this runs after every action: the away team's players, usually listed last, are
+        # looked for from the end)
+        mine_first = players if team == "home" else reversed(players)
+        if not ended:
+            for p in mine_first:
                 if p.team == team and not p.acted and p.at is not None and p.state in _CAN_ACT:
                     return False
             return True
         split = self.split_team
         live = waiting = False
-        for p in state.players.values():
+        for p in mine_first:
             if p.team != team:
                 continue
             if not live and (p.side if split else "captain") not in ended:
