@@ -457,7 +457,7 @@ def _has_kicker(st: MatchState, team: str) -> bool:
         p.team == team
         and p.at is not None
         and p.state == "standing"
-        and p.has("Kick")
+        and "Kick" in p.skills
         and not on_los(team, p.at)
         and wide_zone(p.at) is None
         for p in st.players.values()
@@ -544,7 +544,7 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
                 )
                 if hit:
                     mp = ctx.mp(p.id)
-                    if p.has("Ball & Chain"):
+                    if "Ball & Chain" in p.skills:
                         sq = mp.at
                         ctx.place(p.id, None)
                         mp.state = "ko"
@@ -562,7 +562,7 @@ def fame(st: MatchState, team: str) -> int:
     return st.teams[team].fame + sum(
         1
         for p in st.players.values()
-        if p.team == team and p.at is not None and p.has("Fan Favourite")
+        if p.team == team and p.at is not None and "Fan Favourite" in p.skills
     )
 
 

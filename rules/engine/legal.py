@@ -186,7 +186,7 @@ def _allowance(rs: LRB5, state: MatchState, act: Actor, d: Declaration) -> Illeg
 
 def _leaps(p: Player, path: tuple[str, ...]) -> int:
     """Leaps in a path (each costs one square more)."""
-    if not path or p.at is None or not p.has("Leap"):
+    if not path or p.at is None or "Leap" not in p.skills:
         return 0
     n = 0
     cur = p.at
@@ -281,7 +281,7 @@ def _pass_target(state: MatchState, p: Player, d: Declaration, end: int) -> Ille
             return _E("target_illegal", "A pass cannot be aimed at the thrower's own square.")
     band = pass_band(end, to)
     if band is None:
-        if not p.has("Hail Mary Pass"):
+        if "Hail Mary Pass" not in p.skills:
             return _E("too_far", f"{NAMES[to]} is beyond Long Bomb range.")
         if state.weather == "blizzard":
             return _E("too_far", "No Hail Mary Pass in a blizzard.")
@@ -293,14 +293,14 @@ def _pass_target(state: MatchState, p: Player, d: Declaration, end: int) -> Ille
 
 def _throw_target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAction | None:
     assert d.throw is not None and d.target is not None
-    if not p.has("Throw Team-Mate"):
+    if "Throw Team-Mate" not in p.skills:
         return _E("target_illegal", f"{p.id} has no Throw Team-Mate.")
     t = state.players.get(d.throw)
     if (
         t is None
         or t.team != p.team
         or t.id == p.id
-        or not t.has("Right Stuff")
+        or "Right Stuff" not in t.skills
         or t.at is None
         or t.state != "standing"
         or not adjacent(end, t.at)
@@ -390,7 +390,7 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
     """The part-3 declaration fields (rules/scenarios/README.md): Ball & Chain's facings,
     Bombardier's bomb, Multiple Block's target2, Stab, Hypnotic Gaze."""
     assert p.at is not None
-    if p.has("Ball & Chain"):
+    if "Ball & Chain" in p.skills:
         if d.action != "move":
             return _E("player_cannot_act", f"{p.id} has a Ball & Chain: its only action is Move.")
         if d.path or d.gaze is not None:
@@ -403,7 +403,7 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
     if d.facings:
         return _E("path_illegal", "Only a Ball & Chain player declares facings.")
     if d.action == "bomb":
-        if not p.has("Bombardier"):
+        if "Bombardier" not in p.skills:
             return _E("player_cannot_act", f"{p.id} has no bombs.")
         if p.state != "standing" or d.path:
             return _E("path_illegal", "A Bombardier neither stands up nor moves to throw a bomb.")
@@ -416,7 +416,12 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
             return _E("too_far", "A bomb is thrown at Quick or Short range.")
         return None
     if d.target2 is not None:
-        if d.action != "block" or not p.has("Multiple Block") or p.has("Chainsaw") or d.stab:
+        if (
+            d.action != "block"
+            or "Multiple Block" not in p.skills
+            or "Chainsaw" in p.skills
+            or d.stab
+        ):
             return _E("target_illegal", "Only a Multiple Block's Block has a second target.")
         if p.state != "standing":
             return _E("player_cannot_act", f"{p.id} must be standing for a Multiple Block.")
@@ -431,12 +436,12 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
         ):
             return _E("target_illegal", f"{d.target2} is not a second standing opponent nearby.")
     if d.stab:
-        if d.action not in ("block", "blitz") or not p.has("Stab"):
+        if d.action not in ("block", "blitz") or "Stab" not in p.skills:
             return _E("target_illegal", f"{p.id} cannot stab.")
         if d.then:
             return _E("path_illegal", "A player who stabs moves no further.")
     if d.gaze is not None:
-        if d.action != "move" or not p.has("Hypnotic Gaze"):
+        if d.action != "move" or "Hypnotic Gaze" not in p.skills:
             return _E("target_illegal", "Only a Hypnotic Gaze player's Move ends with a gaze.")
         end = parse_square(d.path[-1]) if d.path and _path(state, p, d.path) is None else p.at
         g = state.players.get(d.gaze)

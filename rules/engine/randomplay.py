@@ -232,12 +232,12 @@ def _part3_candidates(
     """Multiple Block, Stab and Hypnotic Gaze declarations against adjacent opponents."""
     out: list[Declaration] = []
     f = rng.choice(foes)
-    if p.has("Multiple Block") and len(foes) > 1 and rng.random() < 0.5:
+    if "Multiple Block" in p.skills and len(foes) > 1 and rng.random() < 0.5:
         f2 = rng.choice([x for x in foes if x != f])
         out.append(Declaration(p.id, "block", (), f, target2=f2))
-    if p.has("Stab") and rng.random() < 0.5:
+    if "Stab" in p.skills and rng.random() < 0.5:
         out.append(Declaration(p.id, rng.choice(("block", "blitz")), (), f, stab=True))
-    if p.has("Hypnotic Gaze") and rng.random() < 0.5:
+    if "Hypnotic Gaze" in p.skills and rng.random() < 0.5:
         out.append(Declaration(p.id, "move", gaze=f))
     return out
 

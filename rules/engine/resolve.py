@@ -253,7 +253,8 @@ def _team_reroll_left(st: MatchState, team_name: str) -> bool:
 
 def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
     return any(
-        q.team == team_name and q.at is not None and q.has("Leader") for q in st.players.values()
+        q.team == team_name and q.at is not None and "Leader" in q.skills
+        for q in st.players.values()
     )
 
 
@@ -271,9 +272,9 @@ def _offer_reroll(
     ):
         options.append("team")
     skill = reroll_skill(purpose) if skill_reroll else None
-    if skill is not None and p.has(skill) and skill not in p.used:
+    if skill is not None and skill in p.skills and skill not in p.used:
         options.append(f"skill:{skill}")
-    if p.has("Pro") and "Pro" not in p.used and p.team == st.active:
+    if "Pro" in p.skills and "Pro" not in p.used and p.team == st.active:
         options.append("skill:Pro")
     if not options:
         return False
@@ -296,7 +297,7 @@ def _offer_reroll(
         else:
             team.rerolls -= 1
             ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
-        if p.has("Loner"):
+        if "Loner" in p.skills:
             return _plain_d6(ctx, "loner", p, 4)
         return True
     name = str(choice).split(":", 1)[1]
@@ -342,7 +343,7 @@ def _fall(
                 ctx.turnover = True
         if p.team == st.active and not place_only:
             ctx.turnover = True
-        if p.has("Ball & Chain"):
+        if "Ball & Chain" in p.skills:
             ctx.hit_by = None
             _injury(ctx, pid, {})
         elif not place_only:
@@ -366,14 +367,14 @@ def _armour(
     piler = by if pile and _may_pile_on(ctx, by, p) else None
     a, b = ctx.roll(6), ctx.roll(6)
     mods = dict(foul_mods or {})
-    if p.has("Chainsaw"):
+    if "Chainsaw" in p.skills:
         mods["Chainsaw"] = 3
     base = a + b + sum(mods.values())
-    claw = by is not None and by.has("Claw/Claws")
+    claw = by is not None and "Claw/Claws" in by.skills
     bonus_skill = None
-    if by is not None and by.has("Mighty Blow"):
+    if by is not None and "Mighty Blow" in by.skills:
         bonus_skill = "Mighty Blow"
-    if fouler is not None and fouler.has("Dirty Player"):
+    if fouler is not None and "Dirty Player" in fouler.skills:
         bonus_skill = "Dirty Player"
 
     def broken(total: int) -> bool:
@@ -399,7 +400,7 @@ def _armour(
     )
     if not ok and piler is not None and _pile_on(ctx, piler, pid, "armour"):
         return _armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
-    seen = fouler is not None and a == b and not (fouler.has("Sneaky Git") and not ok)
+    seen = fouler is not None and a == b and not ("Sneaky Git" in fouler.skills and not ok)
     if ok:
         inj_mods = {bonus_skill: 1} if bonus_on_injury and bonus_skill else {}
         src = fouler if fouler is not None else by
@@ -456,7 +457,7 @@ def _injury(
     else:
         cas = _casualty_roll(ctx, pid)
     also: str | None = None
-    if p.has("Decay") and result != "badly_hurt" and not bite:
+    if "Decay" in p.skills and result != "badly_hurt" and not bite:
         also = _casualty_roll(ctx, pid)
         cas, also = _worst_first(cas, also)
         ctx.ev("decay", player=pid, results=[cas, also])
@@ -475,7 +476,7 @@ def _injury(
         if cas == "badly_hurt" and also in (None, "badly_hurt"):
             _to_reserves(ctx, pid)
             return a == b
-    if p.has("Regeneration") and _regenerates(ctx, p):
+    if "Regeneration" in p.skills and _regenerates(ctx, p):
         _to_reserves(ctx, pid)
         return a == b
     if cas == "dead":
@@ -486,8 +487,10 @@ def _injury(
 def _injury_roll(ctx: Ctx, p: Player, mods: dict[str, int], crowd: bool) -> tuple[int, int, str]:
     a, b = ctx.roll(6), ctx.roll(6)
     total = a + b + sum(mods.values())
-    result = injury_result(total, thick_skull=p.has("Thick Skull"), stunty=p.has("Stunty"))
-    if result == "stunned" and p.has("Ball & Chain"):
+    result = injury_result(
+        total, thick_skull="Thick Skull" in p.skills, stunty="Stunty" in p.skills
+    )
+    if result == "stunned" and "Ball & Chain" in p.skills:
         result = "ko"
     ctx.ev(
         "injury",
@@ -535,7 +538,7 @@ def _died(ctx: Ctx, p: Player) -> None:
     raise him as a Zombie (seed 000), and a Nurgle's Rot blocker or fouler infects him."""
     st = ctx.st
     them = other(p.team)
-    eligible = p.st <= 4 and not p.has("Regeneration") and not p.has("Stunty")
+    eligible = p.st <= 4 and "Regeneration" not in p.skills and "Stunty" not in p.skills
     team = st.teams[them]
     if team.necromancer and eligible:
         team.necromancer = False
@@ -560,16 +563,16 @@ def _died(ctx: Ctx, p: Player) -> None:
         src is not None
         and src.team == them
         and src.id == ctx.acting
-        and src.has("Nurgle's Rot")
+        and "Nurgle's Rot" in src.skills
         and eligible
-        and not p.has("Decay")
+        and "Decay" not in p.skills
     ):
         team.rotters = (*team.rotters, p.id)
         ctx.ev("nurgles_rot", player=p.id, by=src.id, team=them)
 
 
 def _may_pile_on(ctx: Ctx, by: Player | None, victim: Player) -> bool:
-    if by is None or not by.has("Piling On"):
+    if by is None or "Piling On" not in by.skills:
         return False
     me = ctx.st.players[by.id]
     return (
@@ -671,7 +674,7 @@ def _land(ctx: Ctx, sq: int) -> None:
 
 
 def _can_catch(p: Player) -> bool:
-    return p.state == "standing" and not p.no_tz and not p.has("No Hands")
+    return p.state == "standing" and not p.no_tz and "No Hands" not in p.skills
 
 
 def _disturbing(st: MatchState, sq: int, team: str) -> int:
@@ -682,7 +685,7 @@ def _disturbing(st: MatchState, sq: int, team: str) -> int:
             q.team != team
             and q.at is not None
             and q.state == "standing"
-            and q.has("Disturbing Presence")
+            and "Disturbing Presence" in q.skills
             and distance(q.at, sq) <= 3
         ):
             n += 1
@@ -697,15 +700,15 @@ def _catch(
     mods: dict[str, int] = {}
     if accurate:
         mods["accurate"] = 1
-        if p.has("Diving Catch") and not hand_off:
+        if "Diving Catch" in p.skills and not hand_off:
             mods["Diving Catch"] = 1
-    if not p.has("Nerves of Steel"):
+    if "Nerves of Steel" not in p.skills:
         tz = enemy_tz(st, p.at, p.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain":
         mods["pouring_rain"] = -1
-    if p.has("Extra Arms"):
+    if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
     dp = _disturbing(st, p.at, p.team)
     if dp:
@@ -879,7 +882,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     if leap:
         mv.leapt = True
         mods = {"leap": 0}
-        if p.has("Very Long Legs"):
+        if "Very Long Legs" in p.skills:
             mods["Very Long Legs"] = 1
         if tails:
             mods["Prehensile Tail"] = -tails
@@ -891,28 +894,28 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         _after_dodge(ctx, p, tackled, frm)
     elif tackled:
         mods = {"dodge": 1}
-        if not p.has("Stunty"):
+        if "Stunty" not in p.skills:
             # the player's own square is left: its tackle zones on the target still count;
             # a Titchy opponent gives no -1 to a player dodging into its tackle zone
-            tz = sum(1 for q in tz_players(st, sq, p.team) if not q.has("Titchy"))
+            tz = sum(1 for q in tz_players(st, sq, p.team) if "Titchy" not in q.skills)
             if tz:
                 mods["tackle_zones"] = -tz
-        if p.has("Two Heads"):
+        if "Two Heads" in p.skills:
             mods["Two Heads"] = 1
-        if p.has("Titchy"):
+        if "Titchy" in p.skills:
             mods["Titchy"] = 1
         if tails:
             mods["Prehensile Tail"] = -tails
-        diver = next((q.id for q in tackled if q.has("Diving Tackle")), None)
+        diver = next((q.id for q in tackled if "Diving Tackle" in q.skills), None)
         ctx.dived = False
         stat = p.ag
         extra: dict[str, Any] = {}
-        if p.has("Break Tackle") and "Break Tackle" not in p.used and p.st > p.ag:
+        if "Break Tackle" in p.skills and "Break Tackle" not in p.used and p.st > p.ag:
             stat = p.st
             mp = ctx.mp(p.id)
             mp.used = mp.used | {"Break Tackle"}
             extra["break_tackle"] = True
-        no_dodge = any(q.has("Tackle") for q in tackled)
+        no_dodge = any("Tackle" in q.skills for q in tackled)
         ok = _d6_roll(
             ctx,
             "dodge",
@@ -969,7 +972,7 @@ def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
     if not any("Tentacles" in q.skills for q in tackled):
         return False
     for q in tackled:
-        if not q.has("Tentacles"):
+        if "Tentacles" not in q.skills:
             continue
         if _stopped_by(ctx, "tentacles", q, p, {"strength": p.st - q.st}, 5, "held"):
             return True
@@ -981,7 +984,7 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
     MA, 7 or less)."""
     st = ctx.st
     for q in tackled:
-        if not q.has("Shadowing") or frm in st.board or st.players[q.id].state != "standing":
+        if "Shadowing" not in q.skills or frm in st.board or st.players[q.id].state != "standing":
             continue
         if _stopped_by(ctx, "shadowing", q, p, {"movement": p.ma - q.ma}, 7, "follows"):
             ctx.place(q.id, frm)
@@ -992,18 +995,18 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
 
 def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
     st = ctx.st
-    if p.has("No Hands"):
+    if "No Hands" in p.skills:
         ctx.turnover = True
         _bounce(ctx, sq)
         return False
     mods = {"pick_up": 1}
-    big_hand = p.has("Big Hand")
+    big_hand = "Big Hand" in p.skills
     tz = 0 if big_hand else enemy_tz(st, sq, p.team)
     if tz:
         mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain" and not big_hand:
         mods["pouring_rain"] = -1
-    if p.has("Extra Arms"):
+    if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
     if _d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
         st.carrier = p.id
@@ -1031,13 +1034,13 @@ _RANK_ATT = {6: 6, 5: 5, 2: 4, 3: 4, 4: 2, 1: 1}
 def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
     """How good a block face is for the attacker (higher is better)."""
     if face == 4:
-        ab, db = att.has("Block"), dfn.has("Block")
+        ab, db = "Block" in att.skills, "Block" in dfn.skills
         if ab and not db:
             return 5
-        if ab or (blitz and att.has("Juggernaut")) or att.has("Wrestle"):
+        if ab or (blitz and "Juggernaut" in att.skills) or "Wrestle" in att.skills:
             return 3
         return 2
-    if face == 5 and dfn.has("Dodge") and not att.has("Tackle"):
+    if face == 5 and "Dodge" in dfn.skills and "Tackle" not in att.skills:
         return 4
     return _RANK_ATT[face]
 
@@ -1059,10 +1062,10 @@ def _block(
     att = st.players[att_id]
     dfn = st.players[def_id]
     assert att.at is not None and dfn.at is not None
-    a_st = att.st + (1 if blitz and att.has("Horns") else 0)
+    a_st = att.st + (1 if blitz and "Horns" in att.skills else 0)
     d_st = dfn.st + (2 if multiple else 0)
     if (
-        att.has("Dauntless")
+        "Dauntless" in att.skills
         and a_st < d_st
         and _d6_roll(ctx, "dauntless", att, d_st + 1, {"strength": a_st}, agility=False)
     ):
@@ -1105,20 +1108,22 @@ def _block(
     ctx.ev("block_result", player=att_id, target=def_id, face=face)
     att = st.players[att_id]
     dfn = st.players[def_id]
-    jug = blitz and att.has("Juggernaut")
+    jug = blitz and "Juggernaut" in att.skills
     if face == 1:
         _fall(ctx, [att_id], by=dfn)
         return False
     if face == 4:
-        ab, db = att.has("Block"), dfn.has("Block")
+        ab, db = "Block" in att.skills, "Block" in dfn.skills
         if jug and not (ab and not db):
             face = 2
         else:
             att_down, def_down = not ab, not db
             # a Wrestle owner wrestles rather than be knocked down (Juggernaut forbids the
             # target's Wrestle)
-            if (att_down and att.has("Wrestle")) or (def_down and dfn.has("Wrestle") and not jug):
-                ctx.ev("wrestle", player=att_id if att_down and att.has("Wrestle") else def_id)
+            if (att_down and "Wrestle" in att.skills) or (
+                def_down and "Wrestle" in dfn.skills and not jug
+            ):
+                ctx.ev("wrestle", player=att_id if att_down and "Wrestle" in att.skills else def_id)
                 _fall(ctx, [def_id, att_id], place_only=True)
                 return False
             if def_down:
@@ -1126,7 +1131,7 @@ def _block(
             if att_down:
                 _fall(ctx, [att_id], by=dfn)
             return not att_down and st.players[att_id].state == "standing"
-    knock = face == 6 or (face == 5 and not (dfn.has("Dodge") and not att.has("Tackle")))
+    knock = face == 6 or (face == 5 and not ("Dodge" in dfn.skills and "Tackle" not in att.skills))
     return _push_and_follow(
         ctx,
         att_id,
@@ -1155,7 +1160,7 @@ def _push_targets(
         return empty, False
     if len(on) < len(cand):
         return [], True
-    movable = [s for s in on if not st.players[st.board[s]].has("Stand Firm")]
+    movable = [s for s in on if "Stand Firm" not in st.players[st.board[s]].skills]
     return (movable or on), False
 
 
@@ -1168,12 +1173,12 @@ def _push(
     victim = st.players[victim_id]
     assert victim.at is not None
     v = victim.at
-    jug = first and blitz and att.has("Juggernaut")
-    if victim.has("Stand Firm") and not jug:
+    jug = first and blitz and "Juggernaut" in att.skills
+    if "Stand Firm" in victim.skills and not jug:
         ctx.ev("stand_firm", player=victim_id)
         return v, False
-    grab = first and not blitz and att.has("Grab")
-    side_step = victim.has("Side Step")
+    grab = first and not blitz and "Grab" in att.skills
+    side_step = "Side Step" in victim.skills
     if grab and side_step:
         grab = side_step = False
     chooser = decider
@@ -1227,10 +1232,10 @@ def _push_and_follow(
     dfn = st.players[def_id]
     crowd = dfn.at is None
     if follow and moved and vacated is not None and not att.rooted:
-        fend = dfn.has("Fend") and not (blitz and att.has("Juggernaut"))
+        fend = "Fend" in dfn.skills and not (blitz and "Juggernaut" in att.skills)
         if fend:  # Fend stops even a Frenzy follow-up
             follow = False
-        elif att.has("Frenzy") or att.has("Ball & Chain"):
+        elif "Frenzy" in att.skills or "Ball & Chain" in att.skills:
             follow = True
         else:
             follow = bool(ctx.ask("follow_up", ctx.decider(att), [True, False], False))
@@ -1244,8 +1249,8 @@ def _push_and_follow(
         elif (
             st.carrier == def_id
             and moved
-            and st.players[att_id].has("Strip Ball")
-            and not dfn.has("Sure Hands")
+            and "Strip Ball" in st.players[att_id].skills
+            and "Sure Hands" not in dfn.skills
         ):
             st.carrier = None
             st.ball_at = dfn.at
@@ -1262,9 +1267,9 @@ def _push_and_follow(
         return False
     dfn = st.players[def_id]
     if (
-        att.has("Frenzy")
+        "Frenzy" in att.skills
         and not frenzy_second
-        and not att.has("Ball & Chain")
+        and "Ball & Chain" not in att.skills
         and dfn.state == "standing"
         and dfn.at is not None
         and att.at is not None
@@ -1297,27 +1302,27 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
     lost."""
     if p.skills.isdisjoint(_ACTIVATION):
         return True
-    if p.has("Bone-Head") and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
+    if "Bone-Head" in p.skills and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
         ctx.mp(p.id).no_tz = True
         return False
-    if p.has("Really Stupid"):
+    if "Really Stupid" in p.skills:
         helper = p.at is not None and any(
             (q := ctx.st.players[ctx.st.board[s]]).team == p.team
             and q.state == "standing"
-            and not q.has("Really Stupid")
+            and "Really Stupid" not in q.skills
             for s in NEIGHBOURS[p.at]
             if s in ctx.st.board
         )
         if not _d6_roll(ctx, "really_stupid", p, 2 if helper else 4, {}, agility=False):
             ctx.mp(p.id).no_tz = True
             return False
-    if p.has("Wild Animal"):
+    if "Wild Animal" in p.skills:
         mods = {"block": 2} if decl.action in ("block", "blitz") else {}
         if not _d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
             return False
-    if p.has("Blood Lust") and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
+    if "Blood Lust" in p.skills and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
         ctx.feed = p.id  # the action goes on; the Vampire must feed at its end
-    if p.has("Take Root") and not p.rooted:
+    if "Take Root" in p.skills and not p.rooted:
         face = ctx.roll(6)
         rooted = face == 1
         ctx.ev(
@@ -1351,7 +1356,7 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
     p = ctx.st.players[mv.pid]
     if p.state != "prone":
         return True
-    if p.has("Jump Up"):
+    if "Jump Up" in p.skills:
         ctx.mp(mv.pid).state = "standing"
         ctx.ev("stand_up", player=mv.pid, faces=[], result="success", jump_up=True)
         return True
@@ -1408,12 +1413,12 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
         assert decl.target is not None
         specials.bomb(ctx, pid, parse_square(decl.target))
         return
-    if decl.action == "block" and me.state == "prone" and me.has("Jump Up"):
+    if decl.action == "block" and me.state == "prone" and "Jump Up" in me.skills:
         if not specials.jump_up_block(ctx, me):
             return
     elif not _stand_up(ctx, mv):
         return
-    if st.players[pid].has("Ball & Chain"):
+    if "Ball & Chain" in st.players[pid].skills:
         specials.ball_and_chain(ctx, mv, decl.facings)
         return
     path = _squares(decl.path)
@@ -1480,7 +1485,7 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
     if minus:
         mods["defensive_assists"] = -minus
     ctx.ev("foul", player=pid, target=target)
-    if me.has("Chainsaw"):
+    if "Chainsaw" in me.skills:
         if not specials.chainsaw_start(ctx, me):
             return
         mods["Chainsaw"] = 3
@@ -1549,7 +1554,7 @@ def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
         qid = st.board.get(s)
         if qid is not None:
             q = st.players[qid]
-            if q.has("Diving Catch") and _can_catch(q):
+            if "Diving Catch" in q.skills and _can_catch(q):
                 ctx.ev("diving_catch", player=qid, at=NAMES[sq])
                 _catch(ctx, q, accurate=False)
                 return
@@ -1606,22 +1611,22 @@ def _intercept(ctx: Ctx, thrower: Player, frm: int, to: int) -> bool:
     q = st.players[chosen]
     assert q.at is not None
     mods: dict[str, int] = {"intercept": -2}
-    if not q.has("Nerves of Steel"):
+    if "Nerves of Steel" not in q.skills:
         tz = enemy_tz(st, q.at, q.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain":
         mods["pouring_rain"] = -1
-    if q.has("Extra Arms"):
+    if "Extra Arms" in q.skills:
         mods["Extra Arms"] = 1
-    if q.has("Very Long Legs"):
+    if "Very Long Legs" in q.skills:
         mods["Very Long Legs"] = 1
     dp = _disturbing(st, q.at, q.team)
     if dp:
         mods["Disturbing Presence"] = -dp
     if not _d6_roll(ctx, "intercept", q, agility_target(q.ag), mods):
         return False
-    if thrower.has("Safe Throw") and not q.has("Very Long Legs"):
+    if "Safe Throw" in thrower.skills and "Very Long Legs" not in q.skills:
         face = ctx.roll(6)
         target = agility_target(thrower.ag)
         ok = face != 1 and face >= target
@@ -1672,15 +1677,15 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
     assert band is not None
     name, mod = band
     mods: dict[str, int] = {name: mod}
-    if not p.has("Nerves of Steel"):
+    if "Nerves of Steel" not in p.skills:
         tz = enemy_tz(st, frm, p.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "very_sunny":
         mods["very_sunny"] = -1
-    if p.has("Accurate"):
+    if "Accurate" in p.skills:
         mods["Accurate"] = 1
-    if p.has("Strong Arm") and name != "quick":
+    if "Strong Arm" in p.skills and name != "quick":
         mods["Strong Arm"] = 1
     dp = _disturbing(st, frm, p.team)
     if dp:
@@ -1726,7 +1731,7 @@ def _dump_off(ctx: Ctx, def_id: str) -> None:
     either team)."""
     st = ctx.st
     dfn = st.players[def_id]
-    if st.carrier != def_id or not dfn.has("Dump-Off") or dfn.at is None:
+    if st.carrier != def_id or "Dump-Off" not in dfn.skills or dfn.at is None:
         return
     frm = dfn.at
     options = [
@@ -1752,7 +1757,7 @@ def _pass_block(ctx: Ctx, thrower: Player, frm: int, to: int) -> None:
     for q in sorted(st.players.values(), key=lambda q: q.id):
         if (
             q.team == thrower.team
-            or not q.has("Pass Block")
+            or "Pass Block" not in q.skills
             or q.at is None
             or q.state != "standing"
             or enemy_tz(st, q.at, q.team) > 0
@@ -1810,7 +1815,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
     ctx.ev("throw_team_mate", player=pid, thrown=thrown_id, at=NAMES[to])
     had_ball = st.carrier == thrown_id
     fumbled = False
-    if me.has("Always Hungry"):
+    if "Always Hungry" in me.skills:
         face = ctx.roll(6)
         hungry = face == 1
         ctx.ev(
@@ -1850,7 +1855,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
         band = pass_band(me.at, to)
         assert band is not None
         mods: dict[str, int] = {band[0]: band[1]}
-        if not me.has("Nerves of Steel"):
+        if "Nerves of Steel" not in me.skills:
             tz = enemy_tz(st, me.at, me.team)
             if tz:
                 mods["tackle_zones"] = -tz
@@ -1945,7 +1950,7 @@ def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
     if result == "fumble":
         if not dump_off:
             ctx.turnover = True
-        if me.has("Safe Throw") and not hail_mary:
+        if "Safe Throw" in me.skills and not hail_mary:
             ctx.ev("safe_throw", player=pid, kept=True)
             return
         st.carrier = None
