@@ -357,22 +357,25 @@ def post_setup(ctx: Ctx, team: str, side: str, decl: Declaration) -> None:
 
 def sides_needed(st: MatchState, team: str, sides: tuple[str, ...]) -> list[str]:
     """Sides that must post in this phase: those with a player who could be placed."""
-    rs_split = len(sides) > 1
-    out = []
-    for side in sides:
-        for p in st.players.values():
-            if p.team != team or (rs_split and p.side != side):
-                continue
-            if (st.phase == "quick_snap" and p.at is not None) or (
-                st.phase != "quick_snap" and can_set_up(p)
-            ):
-                out.append(side)
-                break
-    return out
+    split = len(sides) > 1
+    return [side for side in sides if _side_needed(st, team, side, split)]
+
+
+def _side_needed(st: MatchState, team: str, side: str, split: bool) -> bool:
+    quick_snap = st.phase == "quick_snap"
+    for p in st.players.values():
+        if p.team != team or (split and p.side != side):
+            continue
+        if (p.at is not None) if quick_snap else can_set_up(p):
+            return True
+    return False
 
 
 def team_complete(st: MatchState, team: str, sides: tuple[str, ...]) -> bool:
-    return all(s in st.teams[team].posted for s in sides_needed(st, team, sides))
+    """Has every side that must post in this phase posted?"""
+    posted = st.teams[team].posted
+    split = len(sides) > 1
+    return all(s in posted or not _side_needed(st, team, s, split) for s in sides)
 
 
 def _setups_done(ctx: Ctx) -> None:

@@ -341,7 +341,7 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
     players, three (or all, if fewer) on the line of scrimmage, the rest in the centre."""
     seed = f"{state.half}:{state.turn}:{state.score}:{team}:{state.dice_used}"
     eligible = tuple(
-        sorted(p.id for p in state.players.values() if p.team == team and can_set_up(p))
+        sorted([p.id for p in state.players.values() if p.team == team and can_set_up(p)])
     )
     return dict(_formation(seed, team, eligible))
 

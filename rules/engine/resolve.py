@@ -252,10 +252,10 @@ def _team_reroll_left(st: MatchState, team_name: str) -> bool:
 
 
 def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
-    return any(
-        q.team == team_name and q.at is not None and "Leader" in q.skills
-        for q in st.players.values()
-    )
+    for q in st.players.values():  # (a loop, the rare skill first: asked at every reroll)
+        if "Leader" in q.skills and q.team == team_name and q.at is not None:
+            return True
+    return False
 
 
 def _offer_reroll(
@@ -868,13 +868,14 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     leap = not adj and "Leap" in p.skills and not mv.leapt and distance(frm, sq) == 2
     if sq in st.board or not (leap or adj) or p.rooted:
         return False
-    for _ in range(2 if leap else 1):
+    paid = _need_square(ctx, mv)
+    if paid == "ok" and leap:  # a Leap costs two squares
         paid = _need_square(ctx, mv)
-        if paid != "ok":
-            if paid == "fell":
-                ctx.place(mv.pid, sq)
-                _fall(ctx, [mv.pid])
-            return False
+    if paid != "ok":
+        if paid == "fell":
+            ctx.place(mv.pid, sq)
+            _fall(ctx, [mv.pid])
+        return False
     tackled = tz_players(st, frm, p.team)
     if tackled and _held_by_tentacles(ctx, p, tackled):
         return False
@@ -2047,15 +2048,22 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     team = st.active
     nxt = other(team) if nxt is None else nxt
     half_over = st.turn["home"] >= 8 and st.turn["away"] >= 8
-    _stunned_turn_prone(ctx, team)
-    if not half_over:  # the next team's players are ready to act again
-        mp = ctx.mp
-        for p in st.players.values():  # (the rarer test first: this runs at every turn)
-            if (p.acted or p.used or p.stunned_now) and p.team == nxt:
-                q = mp(p.id)
-                q.acted = False
-                q.used = frozenset()
+    # one pass over the players (at every turn: the rarer tests first): the ending team's
+    # stunned players turn prone (as ``_stunned_turn_prone``), the next team's players are
+    # ready to act again
+    mp = ctx.mp
+    for p in st.players.values():
+        if p.state == "stunned" and p.team == team:
+            q = mp(p.id)
+            if q.stunned_now:
                 q.stunned_now = False
+            else:
+                q.state = "prone"
+        if (p.acted or p.used or p.stunned_now) and not half_over and p.team == nxt:
+            q = mp(p.id)
+            q.acted = False
+            q.used = frozenset()
+            q.stunned_now = False
     ctx.ev("end_turn", team=team, turnover=ctx.turnover)
     if half_over:
         ctx.half_over = True
