@@ -131,6 +131,8 @@ class Ctx:
         return p
 
     def ev(self, type_: str, **data: Any) -> None:
+        """An event, when they are kept (``record``): the frequent ones test ``record`` first,
+        so as not to build their data for nothing."""
         if self.record:
             self.events.append(Event(type_, data))
 
@@ -150,7 +152,8 @@ class Ctx:
                         f"not {a.kind} {a.choice!r}",
                     )
                 )
-            self.ev("decision", kind=kind, to=to, choice=a.choice)
+            if self.record:
+                self.ev("decision", kind=kind, to=to, choice=a.choice)
             return a.choice
         raise _Stop(Pending(kind, to, options, default))
 
@@ -223,18 +226,19 @@ def _d6_roll(
             ctx.ev("diving_tackle", player=diving_tackle, target_player=p.id)
             total -= 2
             ok = False
-        ctx.ev(
-            purpose,
-            purpose=purpose,
-            player=p.id,
-            target=target,
-            modifiers=dict(mods),
-            faces=[face],
-            total=total,
-            result="success" if ok else "failure",
-            reroll=rerolled,
-            **extra,
-        )
+        if ctx.record:
+            ctx.ev(
+                purpose,
+                purpose=purpose,
+                player=p.id,
+                target=target,
+                modifiers=dict(mods),
+                faces=[face],
+                total=total,
+                result="success" if ok else "failure",
+                reroll=rerolled,
+                **extra,
+            )
         if ok or rerolled:
             return ok
         if not _offer_reroll(
@@ -334,7 +338,8 @@ def _fall(
             continue
         p.state = "prone"
         p.rooted = False
-        ctx.ev("knocked_down" if not place_only else "placed_prone", player=pid, at=NAMES[p.at])
+        if ctx.record:
+            ctx.ev("knocked_down" if not place_only else "placed_prone", player=pid, at=NAMES[p.at])
         if st.carrier == pid:
             dropped = p.at
             st.carrier = None
@@ -387,17 +392,18 @@ def _armour(
         mods[bonus_skill] = 1
         base += 1
     ok = broken(base)
-    ctx.ev(
-        "armour",
-        purpose="armour",
-        player=pid,
-        target=p.av + 1,
-        modifiers=mods,
-        faces=[a, b],
-        total=base,
-        result="broken" if ok else "holds",
-        claw=claw,
-    )
+    if ctx.record:
+        ctx.ev(
+            "armour",
+            purpose="armour",
+            player=pid,
+            target=p.av + 1,
+            modifiers=mods,
+            faces=[a, b],
+            total=base,
+            result="broken" if ok else "holds",
+            claw=claw,
+        )
     if not ok and piler is not None and _pile_on(ctx, piler, pid, "armour"):
         return _armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
     seen = fouler is not None and a == b and not ("Sneaky Git" in fouler.skills and not ok)
@@ -492,16 +498,17 @@ def _injury_roll(ctx: Ctx, p: Player, mods: dict[str, int], crowd: bool) -> tupl
     )
     if result == "stunned" and "Ball & Chain" in p.skills:
         result = "ko"
-    ctx.ev(
-        "injury",
-        purpose="injury",
-        player=p.id,
-        modifiers=dict(mods),
-        faces=[a, b],
-        total=total,
-        result=result,
-        crowd=crowd,
-    )
+    if ctx.record:
+        ctx.ev(
+            "injury",
+            purpose="injury",
+            player=p.id,
+            modifiers=dict(mods),
+            faces=[a, b],
+            total=total,
+            result=result,
+            crowd=crowd,
+        )
     return a, b, result
 
 
@@ -1083,16 +1090,17 @@ def _block(
     while True:
         faces = [ctx.roll(6) for _ in range(n)]
         scores = [_face_score(f, att, dfn, blitz) for f in faces]
-        ctx.ev(
-            "block",
-            purpose="block",
-            player=att_id,
-            target=def_id,
-            faces=faces,
-            strength={"attacker": a_tot, "defender": d_tot},
-            chooser=chooser.id,
-            reroll=rerolled,
-        )
+        if ctx.record:
+            ctx.ev(
+                "block",
+                purpose="block",
+                player=att_id,
+                target=def_id,
+                faces=faces,
+                strength={"attacker": a_tot, "defender": d_tot},
+                chooser=chooser.id,
+                reroll=rerolled,
+            )
         picked = max(scores) if chooser is att else min(scores)
         failed = picked <= 2  # the attacker would go down
         if not failed or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
@@ -1106,7 +1114,8 @@ def _block(
         worst = min(faces, key=lambda f: _face_score(f, att, dfn, blitz))
         default = best if chooser is att else worst
         face = int(ctx.ask("block_die", ctx.decider(chooser), options, default))
-    ctx.ev("block_result", player=att_id, target=def_id, face=face)
+    if ctx.record:
+        ctx.ev("block_result", player=att_id, target=def_id, face=face)
     att = st.players[att_id]
     dfn = st.players[def_id]
     jug = blitz and "Juggernaut" in att.skills
@@ -1210,7 +1219,8 @@ def _push(
         if not moved:
             return v, False
     ctx.place(victim_id, to)
-    ctx.ev("push", player=victim_id, frm=NAMES[v], to=NAMES[to], crowd=False)
+    if ctx.record:
+        ctx.ev("push", player=victim_id, frm=NAMES[v], to=NAMES[to], crowd=False)
     if st.carrier is None and st.ball_at == to:
         ctx.loose.append(to)
     return v, True
@@ -1364,7 +1374,8 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
     if p.ma >= 3:
         mv.used = 3
         ctx.mp(mv.pid).state = "standing"
-        ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
+        if ctx.record:
+            ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
         return True
     ok = _d6_roll(ctx, "stand_up", p, 4, {}, agility=False)
     if ok:
@@ -1395,7 +1406,8 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
         team.hand_off_used = True
     elif decl.action == "pass":
         team.pass_used = True
-    ctx.ev("action", player=pid, action=decl.action)
+    if ctx.record:
+        ctx.ev("action", player=pid, action=decl.action)
     if not _activation(ctx, st.players[pid], decl):
         return
     _act(ctx, decl)
@@ -2064,7 +2076,8 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
             q.acted = False
             q.used = frozenset()
             q.stunned_now = False
-    ctx.ev("end_turn", team=team, turnover=ctx.turnover)
+    if ctx.record:
+        ctx.ev("end_turn", team=team, turnover=ctx.turnover)
     if half_over:
         ctx.half_over = True
         return
@@ -2075,7 +2088,8 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     t.blitz_side = "captain"
     t.fouls_used = {"captain": 0, "rival": 0}
     t.ended = frozenset()
-    ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
+    if ctx.record:
+        ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
 
 
 def _after_action(ctx: Ctx) -> None:
@@ -2156,7 +2170,8 @@ def resolve(
                 team.ended = team.ended | {act.side}
             else:
                 team.ended = frozenset(ctx.rs.sides())
-            ctx.ev("end_side", team=act.team, side=act.side)
+            if ctx.record:
+                ctx.ev("end_side", team=act.team, side=act.side)
             _after_action(ctx)
         elif action == "claim_blitz":
             _claim_blitz(ctx)
