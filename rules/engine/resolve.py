@@ -19,6 +19,7 @@ from .board import (
     in_flight_path,
     on_pitch,
     parse_square,
+    parse_squares,
     pass_band,
     square,
     xy,
@@ -1384,8 +1385,6 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
     return ok
 
 
-def _squares(names: tuple[str, ...]) -> list[int]:
-    return [parse_square(n) for n in names]
 
 
 def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
@@ -1434,7 +1433,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     if "Ball & Chain" in st.players[pid].skills:
         specials.ball_and_chain(ctx, mv, decl.facings)
         return
-    path = _squares(decl.path)
+    path = parse_squares(decl.path)
     if st.players[pid].rooted and path:
         return
     if not _walk(ctx, mv, path):
@@ -1459,7 +1458,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
         if not specials.attack(ctx, pid, decl):
             return
         if decl.action == "blitz" and decl.then and not decl.stab:
-            _walk(ctx, mv, _squares(decl.then))
+            _walk(ctx, mv, parse_squares(decl.then))
     elif decl.action == "move":
         if decl.gaze is not None:
             specials.hypnotic_gaze(ctx, pid, decl.gaze)
