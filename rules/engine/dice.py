@@ -27,7 +27,7 @@ class FairDice:
     def __init__(self, seed: bytes, match_id: str) -> None:
         self.seed = seed
         self.match_id = match_id
-        self._cache: dict[tuple[int, int], int] = {}
+        self._cache: dict[int, tuple[int, int]] = {}  # index -> (sides, face)
         # HMAC-SHA256 by hand (RFC 2104), the same digest as hmac.digest(seed, msg, "sha256"):
         # the keyed inner and outer hashes are copied per face, without re-keying each time
         key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed
@@ -37,10 +37,9 @@ class FairDice:
         self._prefix = f"{match_id}:".encode()
 
     def face(self, index: int, sides: int) -> int:
-        key = (index, sides)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
+        cached = self._cache.get(index)
+        if cached is not None and cached[0] == sides:
+            return cached[1]
         limit = 2**64 - (2**64 % sides)
         j = 0
         while True:
@@ -51,7 +50,7 @@ class FairDice:
             x = int.from_bytes(o.digest()[:8], "big")
             if x < limit:
                 value = x % sides + 1
-                self._cache[key] = value
+                self._cache[index] = (sides, value)
                 return value
             j += 1
 
