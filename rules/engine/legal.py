@@ -8,7 +8,7 @@ from .actions import Actor, Answer, Declaration, IllegalAction
 from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
 from .core import gfi_limit, move_budget
 from .flow import setup_problem, team_complete
-from .resolve import CAPTAIN_KINDS, _same, in_half
+from .resolve import CAPTAIN_KINDS, _offered, in_half
 from .ruleset import LRB5, ruleset_for
 from .state import PLAY_PHASES, MatchState, Pending, Player, other
 
@@ -333,7 +333,7 @@ def check_answer(
         return _E(
             "choice_illegal", f"The pending decision is a {pending.kind}, not a {answer.kind}."
         )
-    if not any(_same(answer.choice, o) for o in pending.options):
+    if not _offered(answer.choice, pending.options):
         return _E("choice_illegal", f"{answer.choice!r} is not one of {pending.options}.")
     return None
 

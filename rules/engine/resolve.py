@@ -53,8 +53,9 @@ class _Stop(Exception):
         self.pending = pending
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+def _offered(choice: Any, options: list[Any]) -> bool:
+    """Is ``choice`` one of ``options``, of the same type (True is not 1)?"""
+    return any(type(o) is type(choice) and o == choice for o in options)
 
 
 class Ctx:
@@ -145,7 +146,7 @@ class Ctx:
         if self.ai < len(self.answers):
             a = self.answers[self.ai]
             self.ai += 1
-            if a.kind != kind or not any(_same(a.choice, o) for o in options):
+            if a.kind != kind or not _offered(a.choice, options):
                 raise InvalidAnswer(
                     IllegalAction(
                         "choice_illegal",
