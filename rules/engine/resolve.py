@@ -58,6 +58,19 @@ def _offered(choice: Any, options: list[Any]) -> bool:
     return any(type(o) is type(choice) and o == choice for o in options)
 
 
+def _copy_on_write(players: dict[str, Player], copied: set[str]) -> Callable[[str], Player]:
+    """``Ctx.mp`` for a state whose players are shared with the input state."""
+
+    def mp(pid: str) -> Player:
+        if pid in copied:
+            return players[pid]
+        copied.add(pid)
+        p = players[pid] = players[pid].copy()
+        return p
+
+    return mp
+
+
 class Ctx:
     __slots__ = (
         "acting",
@@ -74,7 +87,7 @@ class Ctx:
         "hit_by",
         "loose",
         "mover",
-        "owned",
+        "mp",
         "policy",
         "record",
         "rs",
@@ -101,7 +114,11 @@ class Ctx:
         self.events: list[Event] = []
         self.record = record  # events are kept (random play may drop them unseen)
         self.copied: set[str] = set()
-        self.owned = owned  # every player of ``st`` belongs to this resolution: none is copied
+        # ``mp(pid)``: the player, safe to change: the player itself when ``owned`` (every
+        # player of ``st`` belongs to this resolution), else copied on its first change
+        self.mp: Callable[[str], Player] = (
+            st.players.__getitem__ if owned else _copy_on_write(st.players, self.copied)
+        )
         self.rs: LRB5 = ruleset_for(st)
         self.turnover = False
         self.scored: str | None = None  # the team that scored a touchdown
@@ -122,15 +139,6 @@ class Ctx:
         face = self.dice.face(self.st.dice_used, sides)
         self.st.dice_used += 1
         return face
-
-    def mp(self, pid: str) -> Player:
-        """The player, safe to change (copied on first write)."""
-        players = self.st.players
-        if self.owned or pid in self.copied:
-            return players[pid]
-        self.copied.add(pid)
-        p = players[pid] = players[pid].copy()
-        return p
 
     def ev(self, type_: str, **data: Any) -> None:
         """An event, when they are kept (``record``): the frequent ones test ``record`` first,
@@ -1384,8 +1392,6 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
         ctx.mp(mv.pid).state = "standing"
         mv.used = p.ma
     return ok
-
-
 
 
 def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
