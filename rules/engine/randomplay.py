@@ -86,7 +86,7 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     team = state.active
     ended = state.teams[team].ended
     r = rng.random
-    sides = [s for s in rs.sides() if s not in ended]
+    sides = [s for s in rs.sides() if s not in ended] if ended else rs.sides()
     side = sides[int(r() * len(sides))] if sides else "captain"  # ``_pick``, inlined
     actor = _ACTORS[team, side]
     if r() < 0.75:
