@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Protocol
 
 
@@ -17,6 +18,7 @@ class Dice(Protocol):
 _BLOCK = 64  # SHA-256's block size in bytes
 _IPAD = bytes(x ^ 0x36 for x in range(256))
 _OPAD = bytes(x ^ 0x5C for x in range(256))
+_FIRST_64_BITS = struct.Struct(">Q").unpack_from  # a digest's first 8 bytes, big-endian
 
 
 class FairDice:
@@ -47,7 +49,7 @@ class FairDice:
             h.update(b"%s%d:%d" % (self._prefix, index, j))  # b"match:index:attempt"
             o = self._outer.copy()
             o.update(h.digest())
-            x = int.from_bytes(o.digest()[:8], "big")
+            x: int = _FIRST_64_BITS(o.digest())[0]
             if x < limit:
                 value = x % sides + 1
                 self._cache[index] = (sides, value)
