@@ -1403,18 +1403,21 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
     p = ctx.mp(pid)
     p.acted = True
     p.no_tz = False
-    if decl.action == "blitz":
+    action = decl.action
+    if action == "move":  # (the usual action: no allowance to count)
+        pass
+    elif action == "blitz":
         team.blitz_used = True
-    elif decl.action == "foul":
+    elif action == "foul":
         key = ctx.rs.foul_key(p.side)
         team.fouls_used[key] = team.fouls_used.get(key, 0) + 1
-    elif decl.action == "hand_off":
+    elif action == "hand_off":
         team.hand_off_used = True
-    elif decl.action == "pass":
+    elif action == "pass":
         team.pass_used = True
     if ctx.record:
-        ctx.ev("action", player=pid, action=decl.action)
-    if not _activation(ctx, st.players[pid], decl):
+        ctx.ev("action", player=pid, action=action)
+    if not _activation(ctx, p, decl):
         return
     _act(ctx, decl)
     if ctx.feed is not None:
@@ -1425,14 +1428,15 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     st = ctx.st
     assert decl.player is not None
     pid = decl.player
+    action = decl.action
     mv = _Mover(pid)
     ctx.mover = mv
     me = st.players[pid]
-    if decl.action == "bomb":
+    if action == "bomb":
         assert decl.target is not None
         specials.bomb(ctx, pid, parse_square(decl.target))
         return
-    if decl.action == "block" and me.state == "prone" and "Jump Up" in me.skills:
+    if action == "block" and me.state == "prone" and "Jump Up" in me.skills:
         if not specials.jump_up_block(ctx, me):
             return
     elif not _stand_up(ctx, mv):
@@ -1445,7 +1449,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
         return
     if not _walk(ctx, mv, path):
         return
-    if decl.action == "block" or decl.action == "blitz":
+    if action == "block" or action == "blitz":
         assert decl.target is not None
         tgt = st.players[decl.target]
         me = st.players[pid]
@@ -1456,7 +1460,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
             or tgt.state != "standing"
         ):
             return
-        if decl.action == "blitz":
+        if action == "blitz":
             paid = _need_square(ctx, mv)
             if paid == "fell":
                 _fall(ctx, [pid])
@@ -1464,20 +1468,20 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
                 return
         if not specials.attack(ctx, pid, decl):
             return
-        if decl.action == "blitz" and decl.then and not decl.stab:
+        if action == "blitz" and decl.then and not decl.stab:
             _walk(ctx, mv, parse_squares(decl.then))
-    elif decl.action == "move":
+    elif action == "move":
         if decl.gaze is not None:
             specials.hypnotic_gaze(ctx, pid, decl.gaze)
-    elif decl.action == "foul":
+    elif action == "foul":
         assert decl.target is not None
         _foul(ctx, pid, decl.target)
     elif ctx.feed is not None and not specials.feed(ctx):
         return
-    elif decl.action == "hand_off":
+    elif action == "hand_off":
         assert decl.target is not None
         _hand_off(ctx, pid, decl.target)
-    elif decl.action == "pass":
+    elif action == "pass":
         assert decl.target is not None
         if decl.throw is not None:
             _throw_team_mate(ctx, pid, decl.throw, decl.target)
