@@ -457,10 +457,10 @@ def _kick_path(target: int, dx: int, dy: int, n: int) -> int:
 
 def _has_kicker(st: MatchState, team: str) -> bool:
     return any(
-        p.team == team
+        "Kick" in p.skills
+        and p.team == team
         and p.at is not None
         and p.state == "standing"
-        and "Kick" in p.skills
         and not on_los(team, p.at)
         and wide_zone(p.at) is None
         for p in st.players.values()
@@ -565,7 +565,7 @@ def fame(st: MatchState, team: str) -> int:
     return st.teams[team].fame + sum(
         1
         for p in st.players.values()
-        if p.team == team and p.at is not None and "Fan Favourite" in p.skills
+        if "Fan Favourite" in p.skills and p.team == team and p.at is not None
     )
 
 

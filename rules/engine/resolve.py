@@ -699,10 +699,10 @@ def _disturbing(st: MatchState, sq: int, team: str) -> int:
     n = 0
     for q in st.players.values():
         if (
-            q.team != team
+            "Disturbing Presence" in q.skills  # (the rare skill first: at every catch and pass)
+            and q.team != team
             and q.at is not None
             and q.state == "standing"
-            and "Disturbing Presence" in q.skills
             and distance(q.at, sq) <= 3
         ):
             n += 1
