@@ -1120,9 +1120,7 @@ def _block(
     if len({2 if f == 3 else f for f in options}) == 1:  # 2 and 3 are both Pushed
         face = options[0]
     else:
-        best = max(faces, key=lambda f: _face_score(f, att, dfn, blitz))
-        worst = min(faces, key=lambda f: _face_score(f, att, dfn, blitz))
-        default = best if chooser is att else worst
+        default = faces[scores.index(picked)]  # the chooser's first best face
         face = int(ctx.ask("block_die", ctx.decider(chooser), options, default))
     if ctx.record:
         ctx.ev("block_result", player=att_id, target=def_id, face=face)
