@@ -2054,11 +2054,16 @@ def _check_touchdown(ctx: Ctx) -> None:
 def _stunned_turn_prone(ctx: Ctx, team: str) -> None:
     for pid, p in ctx.st.players.items():
         if p.state == "stunned" and p.team == team:  # (the rarer test first)
-            mp = ctx.mp(pid)
-            if mp.stunned_now:
-                mp.stunned_now = False
-            else:
-                mp.state = "prone"
+            _stunned_turn_over(ctx.mp(pid))
+
+
+def _stunned_turn_over(p: Player) -> None:
+    """A stunned player at the end of its team's turn: prone, or still stunned once if it was
+    stunned in that very turn."""
+    if p.stunned_now:
+        p.stunned_now = False
+    else:
+        p.state = "prone"
 
 
 def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
@@ -2068,22 +2073,22 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     team = st.active
     nxt = other(team) if nxt is None else nxt
     half_over = st.turn["home"] >= 8 and st.turn["away"] >= 8
-    # one pass over the players (at every turn: the rarer tests first): the ending team's
-    # stunned players turn prone (as ``_stunned_turn_prone``), the next team's players are
-    # ready to act again
+    # one pass over the players, at every turn (so the team is told apart first): the ending
+    # team's stunned players turn prone (as ``_stunned_turn_prone``), the next team's players
+    # are ready to act again (the next team is the ending one after a touchdown scored in the
+    # other team's turn)
     mp = ctx.mp
     for p in st.players.values():
-        if p.state == "stunned" and p.team == team:
-            q = mp(p.id)
-            if q.stunned_now:
+        if p.team == nxt:
+            if nxt == team and p.state == "stunned":
+                _stunned_turn_over(mp(p.id))
+            if not half_over and (p.acted or p.used or p.stunned_now):
+                q = mp(p.id)
+                q.acted = False
+                q.used = frozenset()
                 q.stunned_now = False
-            else:
-                q.state = "prone"
-        if (p.acted or p.used or p.stunned_now) and not half_over and p.team == nxt:
-            q = mp(p.id)
-            q.acted = False
-            q.used = frozenset()
-            q.stunned_now = False
+        elif p.state == "stunned" and p.team == team:
+            _stunned_turn_over(mp(p.id))
     if ctx.record:
         ctx.ev("end_turn", team=team, turnover=ctx.turnover)
     if half_over:
