@@ -58,8 +58,9 @@ def _offered(choice: Any, options: list[Any]) -> bool:
     return any(type(o) is type(choice) and o == choice for o in options)
 
 
-def _copy_on_write(players: dict[str, Player], copied: set[str]) -> Callable[[str], Player]:
+def _copy_on_write(players: dict[str, Player]) -> Callable[[str], Player]:
     """``Ctx.mp`` for a state whose players are shared with the input state."""
+    copied: set[str] = set()
 
     def mp(pid: str) -> Player:
         if pid in copied:
@@ -77,7 +78,6 @@ class Ctx:
         "actor",
         "ai",
         "answers",
-        "copied",
         "crowd",
         "dice",
         "dived",
@@ -113,11 +113,10 @@ class Ctx:
         self.ai = 0
         self.events: list[Event] = []
         self.record = record  # events are kept (random play may drop them unseen)
-        self.copied: set[str] = set()
         # ``mp(pid)``: the player, safe to change: the player itself when ``owned`` (every
         # player of ``st`` belongs to this resolution), else copied on its first change
         self.mp: Callable[[str], Player] = (
-            st.players.__getitem__ if owned else _copy_on_write(st.players, self.copied)
+            st.players.__getitem__ if owned else _copy_on_write(st.players)
         )
         self.rs: LRB5 = ruleset_for(st)
         self.turnover = False
@@ -572,7 +571,6 @@ def _died(ctx: Ctx, p: Player) -> None:
             frozenset(("Regeneration",)),
             state="reserves",
         )
-        ctx.copied.add(zid)
         ctx.ev("raise_dead", player=p.id, zombie=zid, team=them)
         return
     src = None if ctx.hit_by is None else st.players.get(ctx.hit_by)
