@@ -34,6 +34,14 @@ def parse_square(name: str) -> int:
     return sq
 
 
+def parse_squares(names: tuple[str, ...]) -> list[int]:
+    """``parse_square`` of each name (a path of exact names, the usual case, at one go)."""
+    try:
+        return [_BY_NAME[name] for name in names]
+    except KeyError:
+        return [parse_square(name) for name in names]
+
+
 def _neighbours(sq: int) -> tuple[int, ...]:
     x, y = xy(sq)
     out = []

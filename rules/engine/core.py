@@ -48,7 +48,7 @@ def assists(st: MatchState, helped: Player, opponent: Player, exclude: str) -> i
         q = st.players[pid]
         if q.team != helped.team or not has_tz(q):
             continue
-        if not q.has("Guard") and enemy_tz(st, s, q.team, ignore=opponent.id) > 0:
+        if "Guard" not in q.skills and enemy_tz(st, s, q.team, ignore=opponent.id) > 0:
             continue
         n += 1
     return n
@@ -60,11 +60,11 @@ def end_zone_of_opponent(team: str) -> int:
 
 
 def gfi_limit(p: Player) -> int:
-    return 3 if p.has("Sprint") else 2
+    return 3 if "Sprint" in p.skills else 2
 
 
 def move_budget(p: Player) -> int:
     """Squares the player may enter (MA after standing up, plus Going For It)."""
-    if p.state == "prone" and not p.has("Jump Up"):
+    if p.state == "prone" and "Jump Up" not in p.skills:
         return max(p.ma - 3, 0) + gfi_limit(p)
     return p.ma + gfi_limit(p)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Protocol
 
 
@@ -17,6 +18,7 @@ class Dice(Protocol):
 _BLOCK = 64  # SHA-256's block size in bytes
 _IPAD = bytes(x ^ 0x36 for x in range(256))
 _OPAD = bytes(x ^ 0x5C for x in range(256))
+_FIRST_64_BITS = struct.Struct(">Q").unpack_from  # a digest's first 8 bytes, big-endian
 
 
 class FairDice:
@@ -27,31 +29,30 @@ class FairDice:
     def __init__(self, seed: bytes, match_id: str) -> None:
         self.seed = seed
         self.match_id = match_id
-        self._cache: dict[tuple[int, int], int] = {}
+        self._cache: dict[int, tuple[int, int]] = {}  # index -> (sides, face)
         # HMAC-SHA256 by hand (RFC 2104), the same digest as hmac.digest(seed, msg, "sha256"):
         # the keyed inner and outer hashes are copied per face, without re-keying each time
         key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed
         key = key.ljust(_BLOCK, b"\0")
         self._inner = hashlib.sha256(key.translate(_IPAD))
         self._outer = hashlib.sha256(key.translate(_OPAD))
-        self._prefix = f"{match_id}:"
+        self._prefix = f"{match_id}:".encode()
 
     def face(self, index: int, sides: int) -> int:
-        key = (index, sides)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
+        cached = self._cache.get(index)
+        if cached is not None and cached[0] == sides:
+            return cached[1]
         limit = 2**64 - (2**64 % sides)
         j = 0
         while True:
             h = self._inner.copy()
-            h.update(f"{self._prefix}{index}:{j}".encode())
+            h.update(b"%s%d:%d" % (self._prefix, index, j))  # b"match:index:attempt"
             o = self._outer.copy()
             o.update(h.digest())
-            x = int.from_bytes(o.digest()[:8], "big")
+            x: int = _FIRST_64_BITS(o.digest())[0]
             if x < limit:
                 value = x % sides + 1
-                self._cache[key] = value
+                self._cache[index] = (sides, value)
                 return value
             j += 1
 

@@ -6,6 +6,7 @@ from the stream and decisions asked exactly as in the rest of the engine."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import specials
@@ -62,8 +63,13 @@ def _order(p: Player) -> tuple[int, str]:
     return (p.number if p.number is not None else 99, p.id)
 
 
+def home_first(p: Player) -> tuple[bool, int, str]:
+    """The order of rolls for every player: the home team first, each team by ``_order``."""
+    return (p.team != "home", p.number if p.number is not None else 99, p.id)
+
+
 def team_players(st: MatchState, team: str) -> list[Player]:
-    return sorted((p for p in st.players.values() if p.team == team), key=_order)
+    return sorted([p for p in st.players.values() if p.team == team], key=_order)
 
 
 def can_set_up(p: Player) -> bool:
@@ -161,22 +167,21 @@ def master_chefs(ctx: Ctx) -> None:
 def new_drive(ctx: Ctx, kicking: str) -> None:
     """KO recovery (4+), then the set-up phase with ``kicking`` setting up first."""
     st = ctx.st
-    for p in sorted(st.players.values(), key=lambda p: (p.team != "home", _order(p))):
-        if p.state == "ko":
-            face = ctx.roll(6)
-            babes = st.teams[p.team].babes
-            ok = face != 1 and face + babes >= 4
-            ctx.ev(
-                "ko_recovery",
-                purpose="ko_recovery",
-                player=p.id,
-                target=4,
-                modifiers={"babes": babes} if babes else {},
-                faces=[face],
-                result="success" if ok else "failure",
-            )
-            if ok:
-                ctx.mp(p.id).state = "reserves"
+    for p in sorted([p for p in st.players.values() if p.state == "ko"], key=home_first):
+        face = ctx.roll(6)
+        babes = st.teams[p.team].babes
+        ok = face != 1 and face + babes >= 4
+        ctx.ev(
+            "ko_recovery",
+            purpose="ko_recovery",
+            player=p.id,
+            target=4,
+            modifiers={"babes": babes} if babes else {},
+            faces=[face],
+            result="success" if ok else "failure",
+        )
+        if ok:
+            ctx.mp(p.id).state = "reserves"
     st.kicking = kicking
     st.active = other(kicking)
     st.phase = "setup"
@@ -193,7 +198,10 @@ def clear_pitch(ctx: Ctx) -> None:
     every player on the pitch goes back to the reserves."""
     st = ctx.st
     specials.send_off_secret_weapons(ctx)
-    for p in sorted(st.players.values(), key=lambda p: (p.team != "home", _order(p))):
+    players: Iterable[Player] = st.players.values()
+    if st.weather == "sweltering_heat":  # (only the heat rolls need the order)
+        players = sorted(players, key=home_first)
+    for p in players:
         if p.played:
             ctx.mp(p.id).played = False
         if p.at is None:
@@ -327,8 +335,8 @@ def post_setup(ctx: Ctx, team: str, side: str, decl: Declaration) -> None:
             ctx.place(pid, sq)
             ctx.ev("quick_snap_step", player=pid, to=NAMES[sq])
     else:
-        for p in team_players(st, team):
-            if ctx.rs.side_of(p.side) == side and p.at is not None:
+        for p in st.players.values():
+            if p.at is not None and p.team == team and ctx.rs.side_of(p.side) == side:
                 ctx.place(p.id, None)
                 ctx.mp(p.id).state = "reserves"
         for pid, sq in sorted(wanted.items()):
@@ -349,22 +357,25 @@ def post_setup(ctx: Ctx, team: str, side: str, decl: Declaration) -> None:
 
 def sides_needed(st: MatchState, team: str, sides: tuple[str, ...]) -> list[str]:
     """Sides that must post in this phase: those with a player who could be placed."""
-    rs_split = len(sides) > 1
-    out = []
-    for side in sides:
-        for p in st.players.values():
-            if p.team != team or (rs_split and p.side != side):
-                continue
-            if (st.phase == "quick_snap" and p.at is not None) or (
-                st.phase != "quick_snap" and can_set_up(p)
-            ):
-                out.append(side)
-                break
-    return out
+    split = len(sides) > 1
+    return [side for side in sides if _side_needed(st, team, side, split)]
+
+
+def _side_needed(st: MatchState, team: str, side: str, split: bool) -> bool:
+    quick_snap = st.phase == "quick_snap"
+    for p in st.players.values():
+        if p.team != team or (split and p.side != side):
+            continue
+        if (p.at is not None) if quick_snap else can_set_up(p):
+            return True
+    return False
 
 
 def team_complete(st: MatchState, team: str, sides: tuple[str, ...]) -> bool:
-    return all(s in st.teams[team].posted for s in sides_needed(st, team, sides))
+    """Has every side that must post in this phase posted?"""
+    posted = st.teams[team].posted
+    split = len(sides) > 1
+    return all(s in posted or not _side_needed(st, team, s, split) for s in sides)
 
 
 def _setups_done(ctx: Ctx) -> None:
@@ -446,10 +457,10 @@ def _kick_path(target: int, dx: int, dy: int, n: int) -> int:
 
 def _has_kicker(st: MatchState, team: str) -> bool:
     return any(
-        p.team == team
+        "Kick" in p.skills
+        and p.team == team
         and p.at is not None
         and p.state == "standing"
-        and p.has("Kick")
         and not on_los(team, p.at)
         and wide_zone(p.at) is None
         for p in st.players.values()
@@ -536,7 +547,7 @@ def _apply_kickoff(ctx: Ctx, result: str) -> bool:
                 )
                 if hit:
                     mp = ctx.mp(p.id)
-                    if p.has("Ball & Chain"):
+                    if "Ball & Chain" in p.skills:
                         sq = mp.at
                         ctx.place(p.id, None)
                         mp.state = "ko"
@@ -554,7 +565,7 @@ def fame(st: MatchState, team: str) -> int:
     return st.teams[team].fame + sum(
         1
         for p in st.players.values()
-        if p.team == team and p.at is not None and p.has("Fan Favourite")
+        if "Fan Favourite" in p.skills and p.team == team and p.at is not None
     )
 
 
@@ -651,9 +662,10 @@ def kick_off_return(ctx: Ctx) -> None:
     if landing is None or landing == OFF_PITCH or not in_half(receiving, landing):
         return
     options: list[str] = []
-    for p in team_players(st, receiving):
+    returners = [p for p in st.players.values() if "Kick-Off Return" in p.skills]
+    for p in sorted(returners, key=_order):
         if (
-            not p.has("Kick-Off Return")
+            p.team != receiving
             or p.at is None
             or p.state != "standing"
             or on_los(receiving, p.at)
@@ -696,8 +708,8 @@ def land_kick(ctx: Ctx) -> None:
     for t in TEAMS:
         st.teams[t].posted = frozenset()
     _reset_allowances_of(st, receiving)
-    for p in team_players(st, receiving):
-        if p.acted or p.used:
+    for p in st.players.values():
+        if (p.acted or p.used) and p.team == receiving:
             mp = ctx.mp(p.id)
             mp.acted = False
             mp.used = frozenset()

@@ -8,7 +8,7 @@ from .actions import Actor, Answer, Declaration, IllegalAction
 from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
 from .core import gfi_limit, move_budget
 from .flow import setup_problem, team_complete
-from .resolve import CAPTAIN_KINDS, _same, in_half
+from .resolve import CAPTAIN_KINDS, _offered, in_half
 from .ruleset import LRB5, ruleset_for
 from .state import PLAY_PHASES, MatchState, Pending, Player, other
 
@@ -23,21 +23,22 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
     act = Actor.parse(actor) if isinstance(actor, str) else actor  # ``_actor``, inlined
     rs = ruleset_for(state)
     d = declaration
+    action = d.action  # (the fields read more than once are read once: random play's hot path)
     if state.pending is not None:
         return _E(
             "decision_pending",
             f"A {state.pending.kind} decision awaits {state.pending.to}; answer it first.",
         )
-    if state.phase not in PLAY_PHASES or d.action in MATCH_ACTIONS:
+    if state.phase not in PLAY_PHASES or action in MATCH_ACTIONS:
         return _match_legal(state, act, rs, d)
     if act.team != state.active:
         return _E("not_your_turn", f"It is the {state.active} team's turn.")
     team = state.teams[act.team]
     if rs.side_of(act.side) in team.ended:
         return _E("not_your_turn", f"The {act.side}'s side has already ended its turn.")
-    if d.action == "end_turn":
+    if action == "end_turn":
         return None
-    if d.action == "claim_blitz":
+    if action == "claim_blitz":
         if not rs.may_claim_blitz():
             return _E("player_cannot_act", "Claiming the Blitz is a split-team house rule.")
         if act.side != "rival":
@@ -45,63 +46,68 @@ def legal(state: MatchState, actor: Actor | str, declaration: Declaration) -> Il
         if team.blitz_used or team.blitz_claimed or team.blitz_side == "rival":
             return _E("blitz_used", "The Blitz of this team turn was already used or claimed.")
         return None
-    if d.player is None or d.player not in state.players:
+    p = None if d.player is None else state.players.get(d.player)
+    if p is None:
         return _E("not_your_player", f"There is no player {d.player!r}.")
-    p = state.players[d.player]
     if not rs.controls(act.team, act.side, p):
         if p.team != act.team:
             return _E("not_your_player", f"{p.id} plays for the {p.team} team.")
         return _E("not_your_player", f"{p.id} belongs to the {p.side}'s side.")
     if p.acted:
         return _E("player_cannot_act", f"{p.id} has already acted this turn.")
-    if p.at is None or p.state not in ("standing", "prone"):
+    at = p.at
+    if at is None or (p.state != "standing" and p.state != "prone"):
         return _E("player_cannot_act", f"{p.id} is {p.state} and cannot act.")
-    if d.action == "block" and p.state != "standing" and not p.has("Jump Up"):
+    skills = p.skills
+    if action == "block" and p.state != "standing" and "Jump Up" not in skills:
         return _E("player_cannot_act", f"{p.id} is prone and cannot block.")
-    if d.action in _LIMITED:
+    if action in _LIMITED:
         allowance = _allowance(rs, state, act, d)
         if allowance is not None:
             return allowance
     if (
-        d.action == "bomb"
+        action == "bomb"
         or d.facings
         or d.target2 is not None
         or d.stab
         or d.gaze is not None
-        or "Ball & Chain" in p.skills
+        or "Ball & Chain" in skills
     ):
         special = _part3(state, p, d)
-        if special is not None or d.action == "bomb":
+        if special is not None or action == "bomb":
             return special
-    if d.action == "block" and d.path:
-        return _E("path_illegal", "A Block has no movement; declare a Blitz to move first.")
-    if d.path:  # (an empty path is always fine)
-        err = _path(state, p, d.path)
+    path = d.path
+    then = d.then
+    if path:  # (an empty path is always fine)
+        if action == "block":
+            return _E("path_illegal", "A Block has no movement; declare a Blitz to move first.")
+        err = _path(state, p, path)
         if err is not None:
             return err
-    extra = (1 if d.action == "blitz" else 0) + len(d.then)
-    if d.path and "Leap" in p.skills:
-        extra += _leaps(p, d.path)
-    if len(d.path) + extra > move_budget(p):
+    extra = (1 if action == "blitz" else 0) + len(then)
+    if path and "Leap" in skills:
+        extra += _leaps(p, path)
+    if len(path) + extra > move_budget(p):
         return _E(
             "too_far",
             f"{p.id} can enter at most {move_budget(p)} squares "
             f"(MA {p.ma}{', standing up' if p.state == 'prone' else ''}).",
         )
-    end = parse_square(d.path[-1]) if d.path else p.at
-    if d.action in ("block", "blitz", "foul", "hand_off"):
+    end = parse_square(path[-1]) if path else at
+    if action in _TARGETED:
         return _target(state, p, d, end)
-    if d.action == "pass":
+    if action == "pass":
         return _pass_target(state, p, d, end)
     if d.throw is not None:
         return _E("target_illegal", "Only a pass throws a team-mate.")
-    if d.then:
+    if then:
         return _E("path_illegal", "Only a Blitz continues with 'then' squares.")
     if d.target is not None:
-        return _E("target_illegal", f"A {d.action} has no target.")
+        return _E("target_illegal", f"A {action} has no target.")
     return None
 
 
+_TARGETED = frozenset(("block", "blitz", "foul", "hand_off"))  # the ones ``_target`` checks
 _LIMITED = frozenset(("blitz", "foul", "pass", "hand_off"))  # the ones ``_allowance`` limits
 MATCH_ACTIONS = frozenset(("start_match", "pregame_weather", "setup", "kick", "concede"))
 
@@ -180,7 +186,7 @@ def _allowance(rs: LRB5, state: MatchState, act: Actor, d: Declaration) -> Illeg
 
 def _leaps(p: Player, path: tuple[str, ...]) -> int:
     """Leaps in a path (each costs one square more)."""
-    if not path or p.at is None or not p.has("Leap"):
+    if not path or p.at is None or "Leap" not in p.skills:
         return 0
     n = 0
     cur = p.at
@@ -201,6 +207,7 @@ def _path(state: MatchState, p: Player, path: tuple[str, ...]) -> IllegalAction 
         return _E("path_illegal", f"{p.id} has taken root and cannot move.")
     cur = p.at
     leapt = False
+    board = state.board
     for name in path:
         try:
             sq = parse_square(name)
@@ -208,11 +215,11 @@ def _path(state: MatchState, p: Player, path: tuple[str, ...]) -> IllegalAction 
             return _E("path_illegal", f"{name!r} is not a square of the pitch.")
         if adjacent(cur, sq):
             pass
-        elif p.has("Leap") and not leapt and distance(cur, sq) == 2:
+        elif "Leap" in p.skills and not leapt and distance(cur, sq) == 2:
             leapt = True
         else:
             return _E("path_illegal", f"{NAMES[sq]} is not next to {NAMES[cur]}.")
-        occ = state.board.get(sq)
+        occ = board.get(sq)
         if occ is not None and occ != p.id:
             return _E("path_illegal", f"{NAMES[sq]} is occupied by {occ}.")
         cur = sq
@@ -274,7 +281,7 @@ def _pass_target(state: MatchState, p: Player, d: Declaration, end: int) -> Ille
             return _E("target_illegal", "A pass cannot be aimed at the thrower's own square.")
     band = pass_band(end, to)
     if band is None:
-        if not p.has("Hail Mary Pass"):
+        if "Hail Mary Pass" not in p.skills:
             return _E("too_far", f"{NAMES[to]} is beyond Long Bomb range.")
         if state.weather == "blizzard":
             return _E("too_far", "No Hail Mary Pass in a blizzard.")
@@ -286,14 +293,14 @@ def _pass_target(state: MatchState, p: Player, d: Declaration, end: int) -> Ille
 
 def _throw_target(state: MatchState, p: Player, d: Declaration, end: int) -> IllegalAction | None:
     assert d.throw is not None and d.target is not None
-    if not p.has("Throw Team-Mate"):
+    if "Throw Team-Mate" not in p.skills:
         return _E("target_illegal", f"{p.id} has no Throw Team-Mate.")
     t = state.players.get(d.throw)
     if (
         t is None
         or t.team != p.team
         or t.id == p.id
-        or not t.has("Right Stuff")
+        or "Right Stuff" not in t.skills
         or t.at is None
         or t.state != "standing"
         or not adjacent(end, t.at)
@@ -326,7 +333,7 @@ def check_answer(
         return _E(
             "choice_illegal", f"The pending decision is a {pending.kind}, not a {answer.kind}."
         )
-    if not any(_same(answer.choice, o) for o in pending.options):
+    if not _offered(answer.choice, pending.options):
         return _E("choice_illegal", f"{answer.choice!r} is not one of {pending.options}.")
     return None
 
@@ -383,7 +390,7 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
     """The part-3 declaration fields (rules/scenarios/README.md): Ball & Chain's facings,
     Bombardier's bomb, Multiple Block's target2, Stab, Hypnotic Gaze."""
     assert p.at is not None
-    if p.has("Ball & Chain"):
+    if "Ball & Chain" in p.skills:
         if d.action != "move":
             return _E("player_cannot_act", f"{p.id} has a Ball & Chain: its only action is Move.")
         if d.path or d.gaze is not None:
@@ -396,7 +403,7 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
     if d.facings:
         return _E("path_illegal", "Only a Ball & Chain player declares facings.")
     if d.action == "bomb":
-        if not p.has("Bombardier"):
+        if "Bombardier" not in p.skills:
             return _E("player_cannot_act", f"{p.id} has no bombs.")
         if p.state != "standing" or d.path:
             return _E("path_illegal", "A Bombardier neither stands up nor moves to throw a bomb.")
@@ -409,7 +416,12 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
             return _E("too_far", "A bomb is thrown at Quick or Short range.")
         return None
     if d.target2 is not None:
-        if d.action != "block" or not p.has("Multiple Block") or p.has("Chainsaw") or d.stab:
+        if (
+            d.action != "block"
+            or "Multiple Block" not in p.skills
+            or "Chainsaw" in p.skills
+            or d.stab
+        ):
             return _E("target_illegal", "Only a Multiple Block's Block has a second target.")
         if p.state != "standing":
             return _E("player_cannot_act", f"{p.id} must be standing for a Multiple Block.")
@@ -424,12 +436,12 @@ def _part3(state: MatchState, p: Player, d: Declaration) -> IllegalAction | None
         ):
             return _E("target_illegal", f"{d.target2} is not a second standing opponent nearby.")
     if d.stab:
-        if d.action not in ("block", "blitz") or not p.has("Stab"):
+        if d.action not in ("block", "blitz") or "Stab" not in p.skills:
             return _E("target_illegal", f"{p.id} cannot stab.")
         if d.then:
             return _E("path_illegal", "A player who stabs moves no further.")
     if d.gaze is not None:
-        if d.action != "move" or not p.has("Hypnotic Gaze"):
+        if d.action != "move" or "Hypnotic Gaze" not in p.skills:
             return _E("target_illegal", "Only a Hypnotic Gaze player's Move ends with a gaze.")
         end = parse_square(d.path[-1]) if d.path and _path(state, p, d.path) is None else p.at
         g = state.players.get(d.gaze)

@@ -99,6 +99,9 @@ def new_match(
                 raise ValueError(f"player id {ps.id!r} appears twice")
             if ps.side not in SIDES:
                 raise ValueError(f"player {ps.id}: side must be captain or rival")
+            skills = frozenset([canonical(s, KNOWN_SKILLS) for s in ps.skills])
+            if ps.star or ps.mercenary:
+                skills |= {"Loner"}
             st.players[ps.id] = Player(
                 id=ps.id,
                 team=name,
@@ -108,8 +111,7 @@ def new_match(
                 st=ps.st,
                 ag=ps.ag,
                 av=ps.av,
-                skills=frozenset(canonical(s, KNOWN_SKILLS) for s in ps.skills)
-                | ({"Loner"} if ps.star or ps.mercenary else set()),
+                skills=skills,
                 state="reserves",
                 star=ps.star,
             )

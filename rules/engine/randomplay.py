@@ -86,14 +86,16 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     team = state.active
     ended = state.teams[team].ended
     r = rng.random
-    sides = [s for s in rs.sides() if s not in ended]
+    sides = [s for s in rs.sides() if s not in ended] if ended else rs.sides()
     side = sides[int(r() * len(sides))] if sides else "captain"  # ``_pick``, inlined
     actor = _ACTORS[team, side]
     if r() < 0.75:
         p = _random_player(state, rng, team, side if rs.split_team else None)
         if p is not None:
+            # what ``legal`` checks first holds: the side plays on, the player may act
+            may_act = bool(sides) and state.pending is None
             for d in _quick_candidates(state, p, rng):
-                if legal(state, actor, d) is None:
+                if _candidate_legal(state, actor, p, d, may_act=may_act):
                     return actor, d
     if r() < 0.0005 and legal(state, actor, _CONCEDE) is None:
         return actor, _CONCEDE
@@ -102,6 +104,42 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
 
 _CONCEDE = Declaration(None, "concede")
 _END_TURN = Declaration(None, "end_turn")
+
+
+def _candidate_legal(
+    state: MatchState, actor: Actor, p: Player, d: Declaration, *, may_act: bool
+) -> bool:
+    """``legal(state, actor, d) is None`` for a candidate of ``_quick_candidates``, cheaply.
+    ``may_act``: the actor's side plays on and ``p`` may act (as ``_random_player`` chose it).
+    A candidate's squares are free and next to each other and its target is an opponent next
+    to ``p``, so a plain move is legal unless ``p`` has taken root and moves, and an attack
+    unless its target is in the wrong state or (blitz, foul) the allowance is spent. Rarer
+    declarations (and Ball & Chain players) ask ``legal``."""
+    if (
+        may_act
+        and d.target2 is None
+        and not d.stab
+        and d.gaze is None
+        and not d.facings
+        and "Ball & Chain" not in p.skills
+    ):
+        action = d.action
+        if action == "move":
+            return not (p.rooted and d.path)
+        if action in _ATTACKS and not d.path:
+            assert d.target is not None
+            target = state.players[d.target].state
+            if action == "foul":
+                team = state.teams[actor.team]
+                return ruleset_for(state).foul_free(team, actor.side) and target in _DOWN
+            if action == "blitz":
+                team = state.teams[actor.team]
+                return ruleset_for(state).blitz_free(team, actor.side) and target == "standing"
+            return target == "standing" and (p.state == "standing" or "Jump Up" in p.skills)
+    return legal(state, actor, d) is None
+
+
+_DOWN = ("prone", "stunned")  # a foul's targets
 
 
 def _random_player(
@@ -137,45 +175,49 @@ def _random_player(
 
 def _quick_candidates(state: MatchState, p: Player, rng: random.Random) -> Iterator[Declaration]:
     """A few random declarations for one player, built lazily (cheap: no full enumeration)."""
-    assert p.at is not None
-    if p.has("Ball & Chain"):
+    at = p.at
+    assert at is not None
+    skills = p.skills
+    if "Ball & Chain" in skills:
         yield _ball_and_chain(p, rng)
         return
-    if p.has("Bombardier") and rng.random() < 0.3:
+    if "Bombardier" in skills and rng.random() < 0.3:
         bomb = _bomb(state, p, rng)
         if bomb is not None:
             yield bomb
-    if state.carrier == p.id or (state.ball_at is not None and rng.random() < 0.5):
+    pid = p.id
+    carrier = state.carrier == pid
+    if carrier or (state.ball_at is not None and rng.random() < 0.5):
         yield _run(state, p)
-    if state.carrier == p.id and rng.random() < 0.3:
+    if carrier and rng.random() < 0.3:
         yield from _pass_candidates(state, p, rng)
     foes = []
     mates = []
     free = []
     board = state.board
     players = state.players
-    around = NEIGHBOURS[p.at]
+    team = p.team
+    around = NEIGHBOURS[at]
     for s, oid in zip(around, map(board.get, around), strict=True):
         if oid is None:
             free.append(s)
-        elif players[oid].team == p.team:
+        elif players[oid].team == team:
             mates.append(oid)
         else:
             foes.append(oid)
     r = rng.random  # ``_pick``, inlined below: one ``random()`` a choice
-    pid = p.id
     if foes:
         f = foes[int(r() * len(foes))]
-        if p.skills:
+        if skills:
             yield from _part3_candidates(state, p, foes, rng)
         yield Declaration(pid, _ATTACKS[int(r() * 4)], (), f)
-    if mates and state.carrier == pid:
+    if mates and carrier:
         yield Declaration(pid, "hand_off", (), mates[int(r() * len(mates))])
     if free:
         s1 = free[int(r() * len(free))]
         around1 = NEIGHBOURS[s1]
         s2 = around1[int(r() * len(around1))]
-        if s2 not in board and s2 != p.at:
+        if s2 not in board and s2 != at:
             yield Declaration(pid, "move", (NAMES[s1], NAMES[s2]))
         yield Declaration(pid, "move", (NAMES[s1],))
     yield Declaration(pid, "move")
@@ -190,12 +232,12 @@ def _part3_candidates(
     """Multiple Block, Stab and Hypnotic Gaze declarations against adjacent opponents."""
     out: list[Declaration] = []
     f = rng.choice(foes)
-    if p.has("Multiple Block") and len(foes) > 1 and rng.random() < 0.5:
+    if "Multiple Block" in p.skills and len(foes) > 1 and rng.random() < 0.5:
         f2 = rng.choice([x for x in foes if x != f])
         out.append(Declaration(p.id, "block", (), f, target2=f2))
-    if p.has("Stab") and rng.random() < 0.5:
+    if "Stab" in p.skills and rng.random() < 0.5:
         out.append(Declaration(p.id, rng.choice(("block", "blitz")), (), f, stab=True))
-    if p.has("Hypnotic Gaze") and rng.random() < 0.5:
+    if "Hypnotic Gaze" in p.skills and rng.random() < 0.5:
         out.append(Declaration(p.id, "move", gaze=f))
     return out
 
@@ -299,7 +341,7 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
     players, three (or all, if fewer) on the line of scrimmage, the rest in the centre."""
     seed = f"{state.half}:{state.turn}:{state.score}:{team}:{state.dice_used}"
     eligible = tuple(
-        sorted(p.id for p in state.players.values() if p.team == team and can_set_up(p))
+        sorted([p.id for p in state.players.values() if p.team == team and can_set_up(p)])
     )
     return dict(_formation(seed, team, eligible))
 
@@ -308,16 +350,39 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
 def _formation(seed: str, team: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     r = random.Random(seed)
     eligible = list(ids)
-    r.shuffle(eligible)
+    _shuffle(r, eligible)
     chosen = eligible[:11]
-    los = los_column(team)
-    step = -1 if team == "home" else 1
-    line = [square(los, y) for y in range(4, 11)]
-    r.shuffle(line)
-    back = [square(los + step * k, y) for k in range(1, 5) for y in range(4, 11)]
-    r.shuffle(back)
+    line = list(_LINE[team])
+    _shuffle(r, line)
+    back = list(_BACK[team])
+    _shuffle(r, back)
     squares = line[: min(3, len(chosen))] + back
     return tuple((pid, NAMES[sq]) for pid, sq in zip(chosen, squares, strict=False))
+
+
+def _set_up_squares(team: str, columns: range) -> tuple[int, ...]:
+    """The central squares (rows 5-11) of ``columns`` counted from ``team``'s line of
+    scrimmage (0 the line, 1 the column behind it...)."""
+    los = los_column(team)
+    step = -1 if team == "home" else 1
+    return tuple(square(los + step * k, y) for k in columns for y in range(4, 11))
+
+
+_LINE = {t: _set_up_squares(t, range(1)) for t in ("home", "away")}
+_BACK = {t: _set_up_squares(t, range(1, 5)) for t in ("home", "away")}
+
+
+def _shuffle[T](r: random.Random, x: list[T]) -> None:
+    """``r.shuffle(x)``: the same permutation from the same generator (CPython's algorithm,
+    its ``_randbelow`` inlined, since every set-up of random play shuffles 50 items)."""
+    getrandbits = r.getrandbits
+    for i in reversed(range(1, len(x))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def random_policy(rng: random.Random) -> Policy:
@@ -337,17 +402,26 @@ def play_one(
     *,
     whole: bool = False,
     replay: bool = False,
+    in_place: bool = False,
+    keep_events: bool = True,
 ) -> tuple[MatchState, list[Event]]:
     """One random legal declaration, its decisions answered at random from their options:
     inline through a policy, or (``replay``) the server's way, stopping at each decision and
-    resolving again with one more answer. Both read the rng and the dice alike."""
+    resolving again with one more answer. Both read the rng and the dice alike. Inline only:
+    ``in_place``, the caller drops ``state``, which is changed rather than copied;
+    ``keep_events`` False, the caller drops the events, which are not even made."""
     actor, decl = _choose(state, rng, whole=whole)
     if not replay:
+        policy = random_policy(rng)
         if timings is None:  # (untimed: no clock reads)
-            res = resolve(state, actor, decl, (), dice, random_policy(rng))
+            res = resolve(
+                state, actor, decl, (), dice, policy, in_place=in_place, keep_events=keep_events
+            )
             return res.state, res.events
         t0 = time.perf_counter()
-        res = resolve(state, actor, decl, (), dice, random_policy(rng))
+        res = resolve(
+            state, actor, decl, (), dice, policy, in_place=in_place, keep_events=keep_events
+        )
         timings.append(time.perf_counter() - t0)
         return res.state, res.events
     answers: tuple[Answer, ...] = ()
@@ -529,17 +603,29 @@ def play_match(
         home, away = race_sheet(rng, races[0], "h"), race_sheet(rng, races[1], "a")
     state = new_match(home, away, house_rules)
     out = Played(state)
-    while out.state.phase != "finished":
-        if out.declarations >= max_declarations:
+    timings = out.timings if timed else None
+    make_events = keep_events or callable(check)
+    declarations = 0
+    while state.phase != "finished":
+        if declarations >= max_declarations:
             raise RuntimeError("a random match did not end")
-        out.state, evs = play_one(
-            out.state, dice, rng, out.timings if timed else None, whole=True, replay=replay
+        state, evs = play_one(
+            state,
+            dice,
+            rng,
+            timings,
+            whole=True,
+            replay=replay,
+            in_place=True,  # each state is dropped for the next one
+            keep_events=make_events,
         )
+        declarations += 1
         if keep_events:
             out.events.extend(evs)
-        out.declarations += 1
         if callable(check):
-            check(out.state, evs)
+            check(state, evs)
+    out.state = state
+    out.declarations = declarations
     return out
 
 

@@ -19,6 +19,7 @@ from .board import (
     in_flight_path,
     on_pitch,
     parse_square,
+    parse_squares,
     pass_band,
     square,
     xy,
@@ -52,8 +53,23 @@ class _Stop(Exception):
         self.pending = pending
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+def _offered(choice: Any, options: list[Any]) -> bool:
+    """Is ``choice`` one of ``options``, of the same type (True is not 1)?"""
+    return any(type(o) is type(choice) and o == choice for o in options)
+
+
+def _copy_on_write(players: dict[str, Player]) -> Callable[[str], Player]:
+    """``Ctx.mp`` for a state whose players are shared with the input state."""
+    copied: set[str] = set()
+
+    def mp(pid: str) -> Player:
+        if pid in copied:
+            return players[pid]
+        copied.add(pid)
+        p = players[pid] = players[pid].copy()
+        return p
+
+    return mp
 
 
 class Ctx:
@@ -62,16 +78,18 @@ class Ctx:
         "actor",
         "ai",
         "answers",
-        "copied",
         "crowd",
         "dice",
+        "dived",
         "events",
         "feed",
         "half_over",
         "hit_by",
         "loose",
         "mover",
+        "mp",
         "policy",
+        "record",
         "rs",
         "scored",
         "st",
@@ -85,6 +103,8 @@ class Ctx:
         answers: tuple[Answer, ...],
         actor: Actor,
         policy: Policy | None = None,
+        owned: bool = False,
+        record: bool = True,
     ):
         self.st = st
         self.dice = dice
@@ -92,7 +112,12 @@ class Ctx:
         self.policy = policy
         self.ai = 0
         self.events: list[Event] = []
-        self.copied: set[str] = set()
+        self.record = record  # events are kept (random play may drop them unseen)
+        # ``mp(pid)``: the player, safe to change: the player itself when ``owned`` (every
+        # player of ``st`` belongs to this resolution), else copied on its first change
+        self.mp: Callable[[str], Player] = (
+            st.players.__getitem__ if owned else _copy_on_write(st.players)
+        )
         self.rs: LRB5 = ruleset_for(st)
         self.turnover = False
         self.scored: str | None = None  # the team that scored a touchdown
@@ -106,6 +131,7 @@ class Ctx:
         self.acting: str | None = None  # the player whose action is being resolved
         self.feed: str | None = None  # Blood Lust: the Vampire that must feed
         self.hit_by: str | None = None  # the blocker or fouler behind the injury rolled now
+        self.dived = False  # a Diving Tackle turned the last dodge into a failure
 
     # -- plumbing --------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
@@ -113,17 +139,11 @@ class Ctx:
         self.st.dice_used += 1
         return face
 
-    def mp(self, pid: str) -> Player:
-        """The player, safe to change (copied on first write)."""
-        players = self.st.players
-        if pid in self.copied:
-            return players[pid]
-        self.copied.add(pid)
-        p = players[pid] = players[pid].copy()
-        return p
-
     def ev(self, type_: str, **data: Any) -> None:
-        self.events.append(Event(type_, data))
+        """An event, when they are kept (``record``): the frequent ones test ``record`` first,
+        so as not to build their data for nothing."""
+        if self.record:
+            self.events.append(Event(type_, data))
 
     def ask(self, kind: str, to: str, options: list[Any], default: Any) -> Any:
         if self.ai >= len(self.answers) and self.policy is not None:
@@ -133,7 +153,7 @@ class Ctx:
         if self.ai < len(self.answers):
             a = self.answers[self.ai]
             self.ai += 1
-            if a.kind != kind or not any(_same(a.choice, o) for o in options):
+            if a.kind != kind or not _offered(a.choice, options):
                 raise InvalidAnswer(
                     IllegalAction(
                         "choice_illegal",
@@ -141,7 +161,8 @@ class Ctx:
                         f"not {a.kind} {a.choice!r}",
                     )
                 )
-            self.ev("decision", kind=kind, to=to, choice=a.choice)
+            if self.record:
+                self.ev("decision", kind=kind, to=to, choice=a.choice)
             return a.choice
         raise _Stop(Pending(kind, to, options, default))
 
@@ -210,21 +231,23 @@ def _d6_roll(
             and total - 2 < target
         ):
             mods = {**mods, "Diving Tackle": -2}
+            ctx.dived = True
             ctx.ev("diving_tackle", player=diving_tackle, target_player=p.id)
             total -= 2
             ok = False
-        ctx.ev(
-            purpose,
-            purpose=purpose,
-            player=p.id,
-            target=target,
-            modifiers=dict(mods),
-            faces=[face],
-            total=total,
-            result="success" if ok else "failure",
-            reroll=rerolled,
-            **extra,
-        )
+        if ctx.record:
+            ctx.ev(
+                purpose,
+                purpose=purpose,
+                player=p.id,
+                target=target,
+                modifiers=dict(mods),
+                faces=[face],
+                total=total,
+                result="success" if ok else "failure",
+                reroll=rerolled,
+                **extra,
+            )
         if ok or rerolled:
             return ok
         if not _offer_reroll(
@@ -242,9 +265,10 @@ def _team_reroll_left(st: MatchState, team_name: str) -> bool:
 
 
 def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
-    return any(
-        q.team == team_name and q.at is not None and q.has("Leader") for q in st.players.values()
-    )
+    for q in st.players.values():  # (a loop, the rare skill first: asked at every reroll)
+        if "Leader" in q.skills and q.team == team_name and q.at is not None:
+            return True
+    return False
 
 
 def _offer_reroll(
@@ -261,9 +285,9 @@ def _offer_reroll(
     ):
         options.append("team")
     skill = reroll_skill(purpose) if skill_reroll else None
-    if skill is not None and p.has(skill) and skill not in p.used:
+    if skill is not None and skill in p.skills and skill not in p.used:
         options.append(f"skill:{skill}")
-    if p.has("Pro") and "Pro" not in p.used and p.team == st.active:
+    if "Pro" in p.skills and "Pro" not in p.used and p.team == st.active:
         options.append("skill:Pro")
     if not options:
         return False
@@ -286,7 +310,7 @@ def _offer_reroll(
         else:
             team.rerolls -= 1
             ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
-        if p.has("Loner"):
+        if "Loner" in p.skills:
             return _plain_d6(ctx, "loner", p, 4)
         return True
     name = str(choice).split(":", 1)[1]
@@ -323,7 +347,8 @@ def _fall(
             continue
         p.state = "prone"
         p.rooted = False
-        ctx.ev("knocked_down" if not place_only else "placed_prone", player=pid, at=NAMES[p.at])
+        if ctx.record:
+            ctx.ev("knocked_down" if not place_only else "placed_prone", player=pid, at=NAMES[p.at])
         if st.carrier == pid:
             dropped = p.at
             st.carrier = None
@@ -332,7 +357,7 @@ def _fall(
                 ctx.turnover = True
         if p.team == st.active and not place_only:
             ctx.turnover = True
-        if p.has("Ball & Chain"):
+        if "Ball & Chain" in p.skills:
             ctx.hit_by = None
             _injury(ctx, pid, {})
         elif not place_only:
@@ -356,14 +381,14 @@ def _armour(
     piler = by if pile and _may_pile_on(ctx, by, p) else None
     a, b = ctx.roll(6), ctx.roll(6)
     mods = dict(foul_mods or {})
-    if p.has("Chainsaw"):
+    if "Chainsaw" in p.skills:
         mods["Chainsaw"] = 3
     base = a + b + sum(mods.values())
-    claw = by is not None and by.has("Claw/Claws")
+    claw = by is not None and "Claw/Claws" in by.skills
     bonus_skill = None
-    if by is not None and by.has("Mighty Blow"):
+    if by is not None and "Mighty Blow" in by.skills:
         bonus_skill = "Mighty Blow"
-    if fouler is not None and fouler.has("Dirty Player"):
+    if fouler is not None and "Dirty Player" in fouler.skills:
         bonus_skill = "Dirty Player"
 
     def broken(total: int) -> bool:
@@ -376,20 +401,21 @@ def _armour(
         mods[bonus_skill] = 1
         base += 1
     ok = broken(base)
-    ctx.ev(
-        "armour",
-        purpose="armour",
-        player=pid,
-        target=p.av + 1,
-        modifiers=mods,
-        faces=[a, b],
-        total=base,
-        result="broken" if ok else "holds",
-        claw=claw,
-    )
+    if ctx.record:
+        ctx.ev(
+            "armour",
+            purpose="armour",
+            player=pid,
+            target=p.av + 1,
+            modifiers=mods,
+            faces=[a, b],
+            total=base,
+            result="broken" if ok else "holds",
+            claw=claw,
+        )
     if not ok and piler is not None and _pile_on(ctx, piler, pid, "armour"):
         return _armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
-    seen = fouler is not None and a == b and not (fouler.has("Sneaky Git") and not ok)
+    seen = fouler is not None and a == b and not ("Sneaky Git" in fouler.skills and not ok)
     if ok:
         inj_mods = {bonus_skill: 1} if bonus_on_injury and bonus_skill else {}
         src = fouler if fouler is not None else by
@@ -446,7 +472,7 @@ def _injury(
     else:
         cas = _casualty_roll(ctx, pid)
     also: str | None = None
-    if p.has("Decay") and result != "badly_hurt" and not bite:
+    if "Decay" in p.skills and result != "badly_hurt" and not bite:
         also = _casualty_roll(ctx, pid)
         cas, also = _worst_first(cas, also)
         ctx.ev("decay", player=pid, results=[cas, also])
@@ -465,7 +491,7 @@ def _injury(
         if cas == "badly_hurt" and also in (None, "badly_hurt"):
             _to_reserves(ctx, pid)
             return a == b
-    if p.has("Regeneration") and _regenerates(ctx, p):
+    if "Regeneration" in p.skills and _regenerates(ctx, p):
         _to_reserves(ctx, pid)
         return a == b
     if cas == "dead":
@@ -476,19 +502,22 @@ def _injury(
 def _injury_roll(ctx: Ctx, p: Player, mods: dict[str, int], crowd: bool) -> tuple[int, int, str]:
     a, b = ctx.roll(6), ctx.roll(6)
     total = a + b + sum(mods.values())
-    result = injury_result(total, thick_skull=p.has("Thick Skull"), stunty=p.has("Stunty"))
-    if result == "stunned" and p.has("Ball & Chain"):
-        result = "ko"
-    ctx.ev(
-        "injury",
-        purpose="injury",
-        player=p.id,
-        modifiers=dict(mods),
-        faces=[a, b],
-        total=total,
-        result=result,
-        crowd=crowd,
+    result = injury_result(
+        total, thick_skull="Thick Skull" in p.skills, stunty="Stunty" in p.skills
     )
+    if result == "stunned" and "Ball & Chain" in p.skills:
+        result = "ko"
+    if ctx.record:
+        ctx.ev(
+            "injury",
+            purpose="injury",
+            player=p.id,
+            modifiers=dict(mods),
+            faces=[a, b],
+            total=total,
+            result=result,
+            crowd=crowd,
+        )
     return a, b, result
 
 
@@ -525,7 +554,7 @@ def _died(ctx: Ctx, p: Player) -> None:
     raise him as a Zombie (seed 000), and a Nurgle's Rot blocker or fouler infects him."""
     st = ctx.st
     them = other(p.team)
-    eligible = p.st <= 4 and not p.has("Regeneration") and not p.has("Stunty")
+    eligible = p.st <= 4 and "Regeneration" not in p.skills and "Stunty" not in p.skills
     team = st.teams[them]
     if team.necromancer and eligible:
         team.necromancer = False
@@ -542,7 +571,6 @@ def _died(ctx: Ctx, p: Player) -> None:
             frozenset(("Regeneration",)),
             state="reserves",
         )
-        ctx.copied.add(zid)
         ctx.ev("raise_dead", player=p.id, zombie=zid, team=them)
         return
     src = None if ctx.hit_by is None else st.players.get(ctx.hit_by)
@@ -550,16 +578,16 @@ def _died(ctx: Ctx, p: Player) -> None:
         src is not None
         and src.team == them
         and src.id == ctx.acting
-        and src.has("Nurgle's Rot")
+        and "Nurgle's Rot" in src.skills
         and eligible
-        and not p.has("Decay")
+        and "Decay" not in p.skills
     ):
         team.rotters = (*team.rotters, p.id)
         ctx.ev("nurgles_rot", player=p.id, by=src.id, team=them)
 
 
 def _may_pile_on(ctx: Ctx, by: Player | None, victim: Player) -> bool:
-    if by is None or not by.has("Piling On"):
+    if by is None or "Piling On" not in by.skills:
         return False
     me = ctx.st.players[by.id]
     return (
@@ -661,7 +689,7 @@ def _land(ctx: Ctx, sq: int) -> None:
 
 
 def _can_catch(p: Player) -> bool:
-    return p.state == "standing" and not p.no_tz and not p.has("No Hands")
+    return p.state == "standing" and not p.no_tz and "No Hands" not in p.skills
 
 
 def _disturbing(st: MatchState, sq: int, team: str) -> int:
@@ -669,10 +697,10 @@ def _disturbing(st: MatchState, sq: int, team: str) -> int:
     n = 0
     for q in st.players.values():
         if (
-            q.team != team
+            "Disturbing Presence" in q.skills  # (the rare skill first: at every catch and pass)
+            and q.team != team
             and q.at is not None
             and q.state == "standing"
-            and q.has("Disturbing Presence")
             and distance(q.at, sq) <= 3
         ):
             n += 1
@@ -687,15 +715,15 @@ def _catch(
     mods: dict[str, int] = {}
     if accurate:
         mods["accurate"] = 1
-        if p.has("Diving Catch") and not hand_off:
+        if "Diving Catch" in p.skills and not hand_off:
             mods["Diving Catch"] = 1
-    if not p.has("Nerves of Steel"):
+    if "Nerves of Steel" not in p.skills:
         tz = enemy_tz(st, p.at, p.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain":
         mods["pouring_rain"] = -1
-    if p.has("Extra Arms"):
+    if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
     dp = _disturbing(st, p.at, p.team)
     if dp:
@@ -855,13 +883,14 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     leap = not adj and "Leap" in p.skills and not mv.leapt and distance(frm, sq) == 2
     if sq in st.board or not (leap or adj) or p.rooted:
         return False
-    for _ in range(2 if leap else 1):
+    paid = _need_square(ctx, mv)
+    if paid == "ok" and leap:  # a Leap costs two squares
         paid = _need_square(ctx, mv)
-        if paid != "ok":
-            if paid == "fell":
-                ctx.place(mv.pid, sq)
-                _fall(ctx, [mv.pid])
-            return False
+    if paid != "ok":
+        if paid == "fell":
+            ctx.place(mv.pid, sq)
+            _fall(ctx, [mv.pid])
+        return False
     tackled = tz_players(st, frm, p.team)
     if tackled and _held_by_tentacles(ctx, p, tackled):
         return False
@@ -869,7 +898,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     if leap:
         mv.leapt = True
         mods = {"leap": 0}
-        if p.has("Very Long Legs"):
+        if "Very Long Legs" in p.skills:
             mods["Very Long Legs"] = 1
         if tails:
             mods["Prehensile Tail"] = -tails
@@ -881,28 +910,28 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         _after_dodge(ctx, p, tackled, frm)
     elif tackled:
         mods = {"dodge": 1}
-        if not p.has("Stunty"):
+        if "Stunty" not in p.skills:
             # the player's own square is left: its tackle zones on the target still count;
             # a Titchy opponent gives no -1 to a player dodging into its tackle zone
-            tz = sum(1 for q in tz_players(st, sq, p.team) if not q.has("Titchy"))
+            tz = sum(1 for q in tz_players(st, sq, p.team) if "Titchy" not in q.skills)
             if tz:
                 mods["tackle_zones"] = -tz
-        if p.has("Two Heads"):
+        if "Two Heads" in p.skills:
             mods["Two Heads"] = 1
-        if p.has("Titchy"):
+        if "Titchy" in p.skills:
             mods["Titchy"] = 1
         if tails:
             mods["Prehensile Tail"] = -tails
-        diver = next((q.id for q in tackled if q.has("Diving Tackle")), None)
-        n_events = len(ctx.events)
+        diver = next((q.id for q in tackled if "Diving Tackle" in q.skills), None)
+        ctx.dived = False
         stat = p.ag
         extra: dict[str, Any] = {}
-        if p.has("Break Tackle") and "Break Tackle" not in p.used and p.st > p.ag:
+        if "Break Tackle" in p.skills and "Break Tackle" not in p.used and p.st > p.ag:
             stat = p.st
             mp = ctx.mp(p.id)
             mp.used = mp.used | {"Break Tackle"}
             extra["break_tackle"] = True
-        no_dodge = any(q.has("Tackle") for q in tackled)
+        no_dodge = any("Tackle" in q.skills for q in tackled)
         ok = _d6_roll(
             ctx,
             "dodge",
@@ -916,7 +945,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             **extra,
         )
         ctx.place(mv.pid, sq)
-        dived = any(e.type == "diving_tackle" for e in ctx.events[n_events:])
+        dived = ctx.dived
         if dived and diver is not None:
             ctx.place(diver, frm)
             _fall(ctx, [diver], place_only=True)
@@ -927,7 +956,8 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             _after_dodge(ctx, st.players[mv.pid], tackled, frm)
     else:
         ctx.place(mv.pid, sq)
-    ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
+    if ctx.record:
+        ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
     if st.carrier is None and st.ball_at == sq:
         return _pick_up(ctx, st.players[mv.pid], sq)
     return True
@@ -958,7 +988,7 @@ def _held_by_tentacles(ctx: Ctx, p: Player, tackled: list[Player]) -> bool:
     if not any("Tentacles" in q.skills for q in tackled):
         return False
     for q in tackled:
-        if not q.has("Tentacles"):
+        if "Tentacles" not in q.skills:
             continue
         if _stopped_by(ctx, "tentacles", q, p, {"strength": p.st - q.st}, 5, "held"):
             return True
@@ -970,7 +1000,7 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
     MA, 7 or less)."""
     st = ctx.st
     for q in tackled:
-        if not q.has("Shadowing") or frm in st.board or st.players[q.id].state != "standing":
+        if "Shadowing" not in q.skills or frm in st.board or st.players[q.id].state != "standing":
             continue
         if _stopped_by(ctx, "shadowing", q, p, {"movement": p.ma - q.ma}, 7, "follows"):
             ctx.place(q.id, frm)
@@ -981,18 +1011,18 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
 
 def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
     st = ctx.st
-    if p.has("No Hands"):
+    if "No Hands" in p.skills:
         ctx.turnover = True
         _bounce(ctx, sq)
         return False
     mods = {"pick_up": 1}
-    big_hand = p.has("Big Hand")
+    big_hand = "Big Hand" in p.skills
     tz = 0 if big_hand else enemy_tz(st, sq, p.team)
     if tz:
         mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain" and not big_hand:
         mods["pouring_rain"] = -1
-    if p.has("Extra Arms"):
+    if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
     if _d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
         st.carrier = p.id
@@ -1020,13 +1050,13 @@ _RANK_ATT = {6: 6, 5: 5, 2: 4, 3: 4, 4: 2, 1: 1}
 def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
     """How good a block face is for the attacker (higher is better)."""
     if face == 4:
-        ab, db = att.has("Block"), dfn.has("Block")
+        ab, db = "Block" in att.skills, "Block" in dfn.skills
         if ab and not db:
             return 5
-        if ab or (blitz and att.has("Juggernaut")) or att.has("Wrestle"):
+        if ab or (blitz and "Juggernaut" in att.skills) or "Wrestle" in att.skills:
             return 3
         return 2
-    if face == 5 and dfn.has("Dodge") and not att.has("Tackle"):
+    if face == 5 and "Dodge" in dfn.skills and "Tackle" not in att.skills:
         return 4
     return _RANK_ATT[face]
 
@@ -1048,10 +1078,10 @@ def _block(
     att = st.players[att_id]
     dfn = st.players[def_id]
     assert att.at is not None and dfn.at is not None
-    a_st = att.st + (1 if blitz and att.has("Horns") else 0)
+    a_st = att.st + (1 if blitz and "Horns" in att.skills else 0)
     d_st = dfn.st + (2 if multiple else 0)
     if (
-        att.has("Dauntless")
+        "Dauntless" in att.skills
         and a_st < d_st
         and _d6_roll(ctx, "dauntless", att, d_st + 1, {"strength": a_st}, agility=False)
     ):
@@ -1068,16 +1098,17 @@ def _block(
     while True:
         faces = [ctx.roll(6) for _ in range(n)]
         scores = [_face_score(f, att, dfn, blitz) for f in faces]
-        ctx.ev(
-            "block",
-            purpose="block",
-            player=att_id,
-            target=def_id,
-            faces=faces,
-            strength={"attacker": a_tot, "defender": d_tot},
-            chooser=chooser.id,
-            reroll=rerolled,
-        )
+        if ctx.record:
+            ctx.ev(
+                "block",
+                purpose="block",
+                player=att_id,
+                target=def_id,
+                faces=faces,
+                strength={"attacker": a_tot, "defender": d_tot},
+                chooser=chooser.id,
+                reroll=rerolled,
+            )
         picked = max(scores) if chooser is att else min(scores)
         failed = picked <= 2  # the attacker would go down
         if not failed or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
@@ -1087,27 +1118,28 @@ def _block(
     if len({2 if f == 3 else f for f in options}) == 1:  # 2 and 3 are both Pushed
         face = options[0]
     else:
-        best = max(faces, key=lambda f: _face_score(f, att, dfn, blitz))
-        worst = min(faces, key=lambda f: _face_score(f, att, dfn, blitz))
-        default = best if chooser is att else worst
+        default = faces[scores.index(picked)]  # the chooser's first best face
         face = int(ctx.ask("block_die", ctx.decider(chooser), options, default))
-    ctx.ev("block_result", player=att_id, target=def_id, face=face)
+    if ctx.record:
+        ctx.ev("block_result", player=att_id, target=def_id, face=face)
     att = st.players[att_id]
     dfn = st.players[def_id]
-    jug = blitz and att.has("Juggernaut")
+    jug = blitz and "Juggernaut" in att.skills
     if face == 1:
         _fall(ctx, [att_id], by=dfn)
         return False
     if face == 4:
-        ab, db = att.has("Block"), dfn.has("Block")
+        ab, db = "Block" in att.skills, "Block" in dfn.skills
         if jug and not (ab and not db):
             face = 2
         else:
             att_down, def_down = not ab, not db
             # a Wrestle owner wrestles rather than be knocked down (Juggernaut forbids the
             # target's Wrestle)
-            if (att_down and att.has("Wrestle")) or (def_down and dfn.has("Wrestle") and not jug):
-                ctx.ev("wrestle", player=att_id if att_down and att.has("Wrestle") else def_id)
+            if (att_down and "Wrestle" in att.skills) or (
+                def_down and "Wrestle" in dfn.skills and not jug
+            ):
+                ctx.ev("wrestle", player=att_id if att_down and "Wrestle" in att.skills else def_id)
                 _fall(ctx, [def_id, att_id], place_only=True)
                 return False
             if def_down:
@@ -1115,7 +1147,7 @@ def _block(
             if att_down:
                 _fall(ctx, [att_id], by=dfn)
             return not att_down and st.players[att_id].state == "standing"
-    knock = face == 6 or (face == 5 and not (dfn.has("Dodge") and not att.has("Tackle")))
+    knock = face == 6 or (face == 5 and not ("Dodge" in dfn.skills and "Tackle" not in att.skills))
     return _push_and_follow(
         ctx,
         att_id,
@@ -1144,7 +1176,7 @@ def _push_targets(
         return empty, False
     if len(on) < len(cand):
         return [], True
-    movable = [s for s in on if not st.players[st.board[s]].has("Stand Firm")]
+    movable = [s for s in on if "Stand Firm" not in st.players[st.board[s]].skills]
     return (movable or on), False
 
 
@@ -1157,12 +1189,12 @@ def _push(
     victim = st.players[victim_id]
     assert victim.at is not None
     v = victim.at
-    jug = first and blitz and att.has("Juggernaut")
-    if victim.has("Stand Firm") and not jug:
+    jug = first and blitz and "Juggernaut" in att.skills
+    if "Stand Firm" in victim.skills and not jug:
         ctx.ev("stand_firm", player=victim_id)
         return v, False
-    grab = first and not blitz and att.has("Grab")
-    side_step = victim.has("Side Step")
+    grab = first and not blitz and "Grab" in att.skills
+    side_step = "Side Step" in victim.skills
     if grab and side_step:
         grab = side_step = False
     chooser = decider
@@ -1193,7 +1225,8 @@ def _push(
         if not moved:
             return v, False
     ctx.place(victim_id, to)
-    ctx.ev("push", player=victim_id, frm=NAMES[v], to=NAMES[to], crowd=False)
+    if ctx.record:
+        ctx.ev("push", player=victim_id, frm=NAMES[v], to=NAMES[to], crowd=False)
     if st.carrier is None and st.ball_at == to:
         ctx.loose.append(to)
     return v, True
@@ -1216,10 +1249,10 @@ def _push_and_follow(
     dfn = st.players[def_id]
     crowd = dfn.at is None
     if follow and moved and vacated is not None and not att.rooted:
-        fend = dfn.has("Fend") and not (blitz and att.has("Juggernaut"))
+        fend = "Fend" in dfn.skills and not (blitz and "Juggernaut" in att.skills)
         if fend:  # Fend stops even a Frenzy follow-up
             follow = False
-        elif att.has("Frenzy") or att.has("Ball & Chain"):
+        elif "Frenzy" in att.skills or "Ball & Chain" in att.skills:
             follow = True
         else:
             follow = bool(ctx.ask("follow_up", ctx.decider(att), [True, False], False))
@@ -1233,8 +1266,8 @@ def _push_and_follow(
         elif (
             st.carrier == def_id
             and moved
-            and st.players[att_id].has("Strip Ball")
-            and not dfn.has("Sure Hands")
+            and "Strip Ball" in st.players[att_id].skills
+            and "Sure Hands" not in dfn.skills
         ):
             st.carrier = None
             st.ball_at = dfn.at
@@ -1251,9 +1284,9 @@ def _push_and_follow(
         return False
     dfn = st.players[def_id]
     if (
-        att.has("Frenzy")
+        "Frenzy" in att.skills
         and not frenzy_second
-        and not att.has("Ball & Chain")
+        and "Ball & Chain" not in att.skills
         and dfn.state == "standing"
         and dfn.at is not None
         and att.at is not None
@@ -1286,27 +1319,27 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
     lost."""
     if p.skills.isdisjoint(_ACTIVATION):
         return True
-    if p.has("Bone-Head") and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
+    if "Bone-Head" in p.skills and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
         ctx.mp(p.id).no_tz = True
         return False
-    if p.has("Really Stupid"):
+    if "Really Stupid" in p.skills:
         helper = p.at is not None and any(
             (q := ctx.st.players[ctx.st.board[s]]).team == p.team
             and q.state == "standing"
-            and not q.has("Really Stupid")
+            and "Really Stupid" not in q.skills
             for s in NEIGHBOURS[p.at]
             if s in ctx.st.board
         )
         if not _d6_roll(ctx, "really_stupid", p, 2 if helper else 4, {}, agility=False):
             ctx.mp(p.id).no_tz = True
             return False
-    if p.has("Wild Animal"):
+    if "Wild Animal" in p.skills:
         mods = {"block": 2} if decl.action in ("block", "blitz") else {}
         if not _d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
             return False
-    if p.has("Blood Lust") and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
+    if "Blood Lust" in p.skills and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
         ctx.feed = p.id  # the action goes on; the Vampire must feed at its end
-    if p.has("Take Root") and not p.rooted:
+    if "Take Root" in p.skills and not p.rooted:
         face = ctx.roll(6)
         rooted = face == 1
         ctx.ev(
@@ -1340,24 +1373,21 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
     p = ctx.st.players[mv.pid]
     if p.state != "prone":
         return True
-    if p.has("Jump Up"):
+    if "Jump Up" in p.skills:
         ctx.mp(mv.pid).state = "standing"
         ctx.ev("stand_up", player=mv.pid, faces=[], result="success", jump_up=True)
         return True
     if p.ma >= 3:
         mv.used = 3
         ctx.mp(mv.pid).state = "standing"
-        ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
+        if ctx.record:
+            ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
         return True
     ok = _d6_roll(ctx, "stand_up", p, 4, {}, agility=False)
     if ok:
         ctx.mp(mv.pid).state = "standing"
         mv.used = p.ma
     return ok
-
-
-def _squares(names: tuple[str, ...]) -> list[int]:
-    return [parse_square(n) for n in names]
 
 
 def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
@@ -1369,17 +1399,21 @@ def _do_player_action(ctx: Ctx, decl: Declaration) -> None:
     p = ctx.mp(pid)
     p.acted = True
     p.no_tz = False
-    if decl.action == "blitz":
+    action = decl.action
+    if action == "move":  # (the usual action: no allowance to count)
+        pass
+    elif action == "blitz":
         team.blitz_used = True
-    elif decl.action == "foul":
+    elif action == "foul":
         key = ctx.rs.foul_key(p.side)
         team.fouls_used[key] = team.fouls_used.get(key, 0) + 1
-    elif decl.action == "hand_off":
+    elif action == "hand_off":
         team.hand_off_used = True
-    elif decl.action == "pass":
+    elif action == "pass":
         team.pass_used = True
-    ctx.ev("action", player=pid, action=decl.action)
-    if not _activation(ctx, st.players[pid], decl):
+    if ctx.record:
+        ctx.ev("action", player=pid, action=action)
+    if not _activation(ctx, p, decl):
         return
     _act(ctx, decl)
     if ctx.feed is not None:
@@ -1390,27 +1424,28 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     st = ctx.st
     assert decl.player is not None
     pid = decl.player
+    action = decl.action
     mv = _Mover(pid)
     ctx.mover = mv
     me = st.players[pid]
-    if decl.action == "bomb":
+    if action == "bomb":
         assert decl.target is not None
         specials.bomb(ctx, pid, parse_square(decl.target))
         return
-    if decl.action == "block" and me.state == "prone" and me.has("Jump Up"):
+    if action == "block" and me.state == "prone" and "Jump Up" in me.skills:
         if not specials.jump_up_block(ctx, me):
             return
     elif not _stand_up(ctx, mv):
         return
-    if st.players[pid].has("Ball & Chain"):
+    if "Ball & Chain" in st.players[pid].skills:
         specials.ball_and_chain(ctx, mv, decl.facings)
         return
-    path = _squares(decl.path)
+    path = parse_squares(decl.path)
     if st.players[pid].rooted and path:
         return
     if not _walk(ctx, mv, path):
         return
-    if decl.action == "block" or decl.action == "blitz":
+    if action == "block" or action == "blitz":
         assert decl.target is not None
         tgt = st.players[decl.target]
         me = st.players[pid]
@@ -1421,7 +1456,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
             or tgt.state != "standing"
         ):
             return
-        if decl.action == "blitz":
+        if action == "blitz":
             paid = _need_square(ctx, mv)
             if paid == "fell":
                 _fall(ctx, [pid])
@@ -1429,20 +1464,20 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
                 return
         if not specials.attack(ctx, pid, decl):
             return
-        if decl.action == "blitz" and decl.then and not decl.stab:
-            _walk(ctx, mv, _squares(decl.then))
-    elif decl.action == "move":
+        if action == "blitz" and decl.then and not decl.stab:
+            _walk(ctx, mv, parse_squares(decl.then))
+    elif action == "move":
         if decl.gaze is not None:
             specials.hypnotic_gaze(ctx, pid, decl.gaze)
-    elif decl.action == "foul":
+    elif action == "foul":
         assert decl.target is not None
         _foul(ctx, pid, decl.target)
     elif ctx.feed is not None and not specials.feed(ctx):
         return
-    elif decl.action == "hand_off":
+    elif action == "hand_off":
         assert decl.target is not None
         _hand_off(ctx, pid, decl.target)
-    elif decl.action == "pass":
+    elif action == "pass":
         assert decl.target is not None
         if decl.throw is not None:
             _throw_team_mate(ctx, pid, decl.throw, decl.target)
@@ -1469,7 +1504,7 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
     if minus:
         mods["defensive_assists"] = -minus
     ctx.ev("foul", player=pid, target=target)
-    if me.has("Chainsaw"):
+    if "Chainsaw" in me.skills:
         if not specials.chainsaw_start(ctx, me):
             return
         mods["Chainsaw"] = 3
@@ -1538,7 +1573,7 @@ def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
         qid = st.board.get(s)
         if qid is not None:
             q = st.players[qid]
-            if q.has("Diving Catch") and _can_catch(q):
+            if "Diving Catch" in q.skills and _can_catch(q):
                 ctx.ev("diving_catch", player=qid, at=NAMES[sq])
                 _catch(ctx, q, accurate=False)
                 return
@@ -1595,22 +1630,22 @@ def _intercept(ctx: Ctx, thrower: Player, frm: int, to: int) -> bool:
     q = st.players[chosen]
     assert q.at is not None
     mods: dict[str, int] = {"intercept": -2}
-    if not q.has("Nerves of Steel"):
+    if "Nerves of Steel" not in q.skills:
         tz = enemy_tz(st, q.at, q.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "pouring_rain":
         mods["pouring_rain"] = -1
-    if q.has("Extra Arms"):
+    if "Extra Arms" in q.skills:
         mods["Extra Arms"] = 1
-    if q.has("Very Long Legs"):
+    if "Very Long Legs" in q.skills:
         mods["Very Long Legs"] = 1
     dp = _disturbing(st, q.at, q.team)
     if dp:
         mods["Disturbing Presence"] = -dp
     if not _d6_roll(ctx, "intercept", q, agility_target(q.ag), mods):
         return False
-    if thrower.has("Safe Throw") and not q.has("Very Long Legs"):
+    if "Safe Throw" in thrower.skills and "Very Long Legs" not in q.skills:
         face = ctx.roll(6)
         target = agility_target(thrower.ag)
         ok = face != 1 and face >= target
@@ -1661,15 +1696,15 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
     assert band is not None
     name, mod = band
     mods: dict[str, int] = {name: mod}
-    if not p.has("Nerves of Steel"):
+    if "Nerves of Steel" not in p.skills:
         tz = enemy_tz(st, frm, p.team)
         if tz:
             mods["tackle_zones"] = -tz
     if st.weather == "very_sunny":
         mods["very_sunny"] = -1
-    if p.has("Accurate"):
+    if "Accurate" in p.skills:
         mods["Accurate"] = 1
-    if p.has("Strong Arm") and name != "quick":
+    if "Strong Arm" in p.skills and name != "quick":
         mods["Strong Arm"] = 1
     dp = _disturbing(st, frm, p.team)
     if dp:
@@ -1715,7 +1750,7 @@ def _dump_off(ctx: Ctx, def_id: str) -> None:
     either team)."""
     st = ctx.st
     dfn = st.players[def_id]
-    if st.carrier != def_id or not dfn.has("Dump-Off") or dfn.at is None:
+    if st.carrier != def_id or "Dump-Off" not in dfn.skills or dfn.at is None:
         return
     frm = dfn.at
     options = [
@@ -1741,7 +1776,7 @@ def _pass_block(ctx: Ctx, thrower: Player, frm: int, to: int) -> None:
     for q in sorted(st.players.values(), key=lambda q: q.id):
         if (
             q.team == thrower.team
-            or not q.has("Pass Block")
+            or "Pass Block" not in q.skills
             or q.at is None
             or q.state != "standing"
             or enemy_tz(st, q.at, q.team) > 0
@@ -1799,7 +1834,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
     ctx.ev("throw_team_mate", player=pid, thrown=thrown_id, at=NAMES[to])
     had_ball = st.carrier == thrown_id
     fumbled = False
-    if me.has("Always Hungry"):
+    if "Always Hungry" in me.skills:
         face = ctx.roll(6)
         hungry = face == 1
         ctx.ev(
@@ -1839,7 +1874,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
         band = pass_band(me.at, to)
         assert band is not None
         mods: dict[str, int] = {band[0]: band[1]}
-        if not me.has("Nerves of Steel"):
+        if "Nerves of Steel" not in me.skills:
             tz = enemy_tz(st, me.at, me.team)
             if tz:
                 mods["tackle_zones"] = -tz
@@ -1934,7 +1969,7 @@ def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
     if result == "fumble":
         if not dump_off:
             ctx.turnover = True
-        if me.has("Safe Throw") and not hail_mary:
+        if "Safe Throw" in me.skills and not hail_mary:
             ctx.ev("safe_throw", player=pid, kept=True)
             return
         st.carrier = None
@@ -2016,12 +2051,17 @@ def _check_touchdown(ctx: Ctx) -> None:
 
 def _stunned_turn_prone(ctx: Ctx, team: str) -> None:
     for pid, p in ctx.st.players.items():
-        if p.team == team and p.state == "stunned":
-            mp = ctx.mp(pid)
-            if mp.stunned_now:
-                mp.stunned_now = False
-            else:
-                mp.state = "prone"
+        if p.state == "stunned" and p.team == team:  # (the rarer test first)
+            _stunned_turn_over(ctx.mp(pid))
+
+
+def _stunned_turn_over(p: Player) -> None:
+    """A stunned player at the end of its team's turn: prone, or still stunned once if it was
+    stunned in that very turn."""
+    if p.stunned_now:
+        p.stunned_now = False
+    else:
+        p.state = "prone"
 
 
 def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
@@ -2031,22 +2071,24 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     team = st.active
     nxt = other(team) if nxt is None else nxt
     half_over = st.turn["home"] >= 8 and st.turn["away"] >= 8
-    # one pass over the players: the ending team's stunned players turn prone (as
-    # ``_stunned_turn_prone``), the next team's players are ready to act again
+    # one pass over the players, at every turn (so the team is told apart first): the ending
+    # team's stunned players turn prone (as ``_stunned_turn_prone``), the next team's players
+    # are ready to act again (the next team is the ending one after a touchdown scored in the
+    # other team's turn)
     mp = ctx.mp
-    for pid, p in st.players.items():
-        if p.team == team and p.state == "stunned":
-            q = mp(pid)
-            if q.stunned_now:
+    for p in st.players.values():
+        if p.team == nxt:
+            if nxt == team and p.state == "stunned":
+                _stunned_turn_over(mp(p.id))
+            if not half_over and (p.acted or p.used or p.stunned_now):
+                q = mp(p.id)
+                q.acted = False
+                q.used = frozenset()
                 q.stunned_now = False
-            else:
-                q.state = "prone"
-        if not half_over and p.team == nxt and (p.acted or p.used or p.stunned_now):
-            q = mp(pid)
-            q.acted = False
-            q.used = frozenset()
-            q.stunned_now = False
-    ctx.ev("end_turn", team=team, turnover=ctx.turnover)
+        elif p.state == "stunned" and p.team == team:
+            _stunned_turn_over(mp(p.id))
+    if ctx.record:
+        ctx.ev("end_turn", team=team, turnover=ctx.turnover)
     if half_over:
         ctx.half_over = True
         return
@@ -2057,7 +2099,8 @@ def _end_team_turn(ctx: Ctx, nxt: str | None = None) -> None:
     t.blitz_side = "captain"
     t.fouls_used = {"captain": 0, "rival": 0}
     t.ended = frozenset()
-    ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
+    if ctx.record:
+        ctx.ev("turn_start", team=nxt, turn=st.turn[nxt])
 
 
 def _after_action(ctx: Ctx) -> None:
@@ -2103,6 +2146,9 @@ def resolve(
     answers: tuple[Answer, ...],
     dice: Dice,
     policy: Policy | None = None,
+    *,
+    in_place: bool = False,
+    keep_events: bool = True,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions.
 
@@ -2111,12 +2157,17 @@ def resolve(
     (``pending.answers`` then holds the given answers and the policy's). The result is the
     one that stopping and resolving again with the same answers gives: same state, events and
     dice. The policy sees ``kind``, ``to``, ``options``, ``default`` and ``actor`` (the
-    declaration is the one passed here)."""
+    declaration is the one passed here).
+
+    ``in_place``: change ``state`` and its players themselves instead of copies, for a caller
+    that drops the state it passes (random play). Only with a policy that answers every
+    decision: a stop would leave the state half-resolved (RuntimeError). ``keep_events``
+    False: no event is kept (``events`` is empty), for a caller that would drop them."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
-    st = state.copy()
+    st = state if in_place else state.copy()
     st.pending = None
     st.turnover = False
-    ctx = Ctx(st, dice, answers, act, policy)
+    ctx = Ctx(st, dice, answers, act, policy, owned=in_place, record=keep_events)
     action = declaration.action
     try:
         if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first
@@ -2130,7 +2181,8 @@ def resolve(
                 team.ended = team.ended | {act.side}
             else:
                 team.ended = frozenset(ctx.rs.sides())
-            ctx.ev("end_side", team=act.team, side=act.side)
+            if ctx.record:
+                ctx.ev("end_side", team=act.team, side=act.side)
             _after_action(ctx)
         elif action == "claim_blitz":
             _claim_blitz(ctx)
@@ -2147,6 +2199,8 @@ def resolve(
         else:  # "concede"
             flow.concede(ctx, act.team)
     except _Stop as stop:
+        if in_place:
+            raise RuntimeError("a resolution in place stopped for a decision") from None
         pend = stop.pending
         pend.actor = str(act)
         pend.declaration = declaration.to_json()

@@ -49,19 +49,20 @@ class LRB5:
 
     def turn_over(self, state: MatchState, team: str) -> bool:
         """Both sides ended (a side with no player counts as ended), or every player of the
-        team able to act has acted. One pass: ``live`` a player of a side still playing,
-        ``waiting`` a player who may still act."""
+        team able to act has acted."""
         ended = state.teams[team].ended
-        split = self.split_team
-        live = waiting = False
-        for p in state.players.values():
-            if p.team != team:
-                continue
-            if not live and (p.side if split else "captain") not in ended:
-                live = True
-            if not waiting and not p.acted and p.at is not None and p.state in _CAN_ACT:
-                waiting = True
-            if live and waiting:
+        players = state.players.values()
+        # (this runs after every action: the away team's players, usually listed last, are
+        # looked for from the end)
+        if ended:
+            split = self.split_team
+            for p in players if team == "home" else reversed(players):
+                if p.team == team and (p.side if split else "captain") not in ended:
+                    break  # a side plays on
+            else:
+                return True
+        for p in players if team == "home" else reversed(players):
+            if p.team == team and not p.acted and p.at is not None and p.state in _CAN_ACT:
                 return False
         return True
 

@@ -65,7 +65,7 @@ def attack(ctx: Ctx, pid: str, decl: Declaration) -> bool:
         if not _foul_appearance(ctx, me, tgt):
             ok = False
             continue
-        if me.has("Chainsaw"):
+        if "Chainsaw" in me.skills:
             ok = _chainsaw(ctx, pid, tid)
         elif decl.stab:
             _stab(ctx, pid, tid)
@@ -78,7 +78,7 @@ def attack(ctx: Ctx, pid: str, decl: Declaration) -> bool:
 def _foul_appearance(ctx: Ctx, me: Player, tgt: Player) -> bool:
     """Foul Appearance: D6 2+ before blocking (or stabbing) the player, else the block is
     wasted (no turnover)."""
-    if not tgt.has("Foul Appearance"):
+    if "Foul Appearance" not in tgt.skills:
         return True
     ok = _d6_roll(ctx, "foul_appearance", me, 2, {}, agility=False, target_player=tgt.id)
     if not ok:
@@ -123,7 +123,7 @@ def _stab(ctx: Ctx, pid: str, tid: str) -> None:
     me = st.players[pid]
     tgt = st.players[tid]
     mods: dict[str, int] = {}
-    if me.has("Stakes") and st.teams[tgt.team].race in _UNDEAD_RACES:
+    if "Stakes" in me.skills and st.teams[tgt.team].race in _UNDEAD_RACES:
         mods["Stakes"] = 1
     ctx.ev("stab", player=pid, target=tid)
     if not _armour_only(ctx, tid, mods, "Stab"):
@@ -225,7 +225,7 @@ def feed(ctx: Ctx) -> bool:
             for s in NEIGHBOURS[me.at]
             if s in st.board
             and st.players[st.board[s]].team == me.team
-            and not st.players[st.board[s]].has("Blood Lust")
+            and "Blood Lust" not in st.players[st.board[s]].skills
         )
         if thralls:
             bitten = thralls[0]
@@ -398,15 +398,11 @@ def send_off_secret_weapons(ctx: Ctx) -> None:
     """The end of a drive: every Secret Weapon player who played in it is sent off (home
     first, by number), unless a bribe works or the referee is gone (Get the Ref)."""
     st = ctx.st
+    armed = [p for p in st.players.values() if "Secret Weapon" in p.skills]
     for p in sorted(
-        st.players.values(),
-        key=lambda p: (p.team != "home", p.number if p.number is not None else 99, p.id),
+        armed, key=lambda p: (p.team != "home", p.number if p.number is not None else 99, p.id)
     ):
-        if (
-            not p.has("Secret Weapon")
-            or not (p.played or p.at is not None)
-            or p.state in ("casualty", "sent_off")
-        ):
+        if not (p.played or p.at is not None) or p.state in ("casualty", "sent_off"):
             continue
         ctx.ev("secret_weapon", player=p.id)
         if st.ref_gone:

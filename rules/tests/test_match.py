@@ -7,7 +7,8 @@ import random
 
 from rules.engine import FairDice, MatchState
 from rules.engine.actions import Event
-from rules.engine.randomplay import play_match
+from rules.engine.match import new_match
+from rules.engine.randomplay import play_match, play_one, random_sheet
 
 from .test_properties import check_invariants
 
@@ -80,3 +81,27 @@ def test_player_ids_must_be_unique_across_both_teams() -> None:
     sheet = TeamSheet((PlayerSheet("p1", 1, 6, 3, 3, 8),))
     with pytest.raises(ValueError, match="twice"):
         new_match(sheet, sheet)
+
+
+def test_a_match_played_in_place_or_without_its_events_is_the_same_match() -> None:
+    """``play_match`` changes each state in place (and may drop the events): the same match
+    as declaring one by one on copies, with the same events."""
+    for i in range(30):
+        house = i % 2 == 0
+        dice = FairDice(b"events", f"match-{i}")
+        rng = random.Random(i)
+        state = new_match(random_sheet(rng, "h"), random_sheet(rng, "a"), house)
+        events: list[Event] = []
+        while state.phase != "finished":
+            previous = state
+            state, evs = play_one(state, dice, rng, whole=True)
+            assert state is not previous
+            events.extend(evs)
+        in_place, dropped = random.Random(i), random.Random(i)
+        played = play_match(dice, in_place, house_rules=house)
+        quiet = play_match(dice, dropped, house_rules=house, keep_events=False)
+        assert [e.to_json() for e in played.events] == [e.to_json() for e in events]
+        assert quiet.events == []
+        assert played.state.to_json() == quiet.state.to_json() == state.to_json()
+        assert played.declarations == quiet.declarations
+        assert in_place.getstate() == dropped.getstate() == rng.getstate()

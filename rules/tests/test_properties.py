@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.engine import FairDice, MatchState, legal
+from rules.engine import FairDice, MatchState, legal, randomplay
+from rules.engine.actions import Actor, Declaration
 from rules.engine.legal import legal_declarations
-from rules.engine.randomplay import play_one, random_actor, random_position
+from rules.engine.randomplay import play_match, play_one, random_actor, random_position
+from rules.engine.state import Player
 
 
 def check_invariants(state: MatchState) -> None:
@@ -75,3 +78,35 @@ def test_a_long_random_game_does_not_crash() -> None:
             break
     check_invariants(state)
     assert turns > 20 or state.phase == "finished"
+
+
+def test_random_play_judges_its_candidates_as_legal_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random play's cheap verdict on a candidate declaration is ``legal``'s, in whole
+    matches of both rulesets (random stats and races)."""
+    quick = randomplay._candidate_legal
+    judged = {True: 0, False: 0}
+
+    def compared(
+        state: MatchState, actor: Actor, p: Player, d: Declaration, *, may_act: bool
+    ) -> bool:
+        verdict = quick(state, actor, p, d, may_act=may_act)
+        assert verdict == (legal(state, actor, d) is None), d
+        judged[verdict] += 1
+        return verdict
+
+    monkeypatch.setattr(randomplay, "_candidate_legal", compared)
+    rng = random.Random(11)
+    for i in range(24):
+        races = ("orc", "skaven") if i % 3 == 2 else None
+        play_match(FairDice(b"candidates", f"m{i}"), rng, house_rules=i % 2 == 0, races=races)
+    assert judged[True] > 1000 and judged[False] > 10
+
+
+def test_random_play_shuffles_as_the_standard_library_does() -> None:
+    for seed in range(200):
+        for n in (0, 1, 2, 7, 16, 28):
+            mine, theirs = list(range(n)), list(range(n))
+            a, b = random.Random(seed), random.Random(seed)
+            randomplay._shuffle(a, mine)
+            b.shuffle(theirs)
+            assert mine == theirs and a.getstate() == b.getstate()
