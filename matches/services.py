@@ -1494,9 +1494,9 @@ def _winnings_dice(record: TeamMatchRecord) -> dict[str, Any]:
 
 
 def _record_players(match: Match, state: MatchState) -> None:
-    found = economy.achievements(
-        (t, d) for t, d in match.events.order_by("number").values_list("type", "data")
-    )
+    events = list(match.events.only("number", "type", "data").order_by("number"))
+    undone = folding.undone_numbers(events)  # a rewound touchdown earns nobody anything
+    found = economy.achievements((e.type, e.data) for e in events if e.number not in undone)
     for pid, entry in match.lineup.items():
         key = economy.team_of(pid)
         counts = found.get(pid, Counter())

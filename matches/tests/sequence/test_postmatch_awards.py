@@ -120,3 +120,21 @@ def test_missed_deadlines_keep_the_die_and_choose_random_eligible_players(
     assert (home.mje, home.pje) == ("h1", "h2")
     assert away.mje.startswith("a") and away.pje.startswith("a") and away.mje != away.pje
     assert Sequence.objects.get(match=finished).step == Sequence.Step.DONE
+
+
+def test_a_touchdown_the_gm_rewound_earns_no_spp(
+    demo: tuple[Team, Team], cast: dict[str, User], sequence_faces: list[int]
+) -> None:
+    reavers, raiders = demo
+    match = services.create_match(home=reavers, away=raiders, gm=cast["gm"], league=reavers.league)
+    state = services.load_state(match)
+    touchdowns_by = [("touchdown", {"player": "h2"}), ("touchdown", {"player": "h3"})]
+    services._append_events(match, state, touchdowns_by, None)
+    taken_back = match.events.get(type="touchdown", data__player="h3").number
+    services._append_events(match, state, [("rewind", {"undone": [taken_back]})], None)
+    sequence_faces.extend([3, 1, 1, 2, 6, 6, 6, 6, 1, 1])
+    finish_now(match, winner="home")
+    touchdowns = dict(
+        PlayerMatchRecord.objects.filter(match=match).values_list("engine_id", "touchdowns")
+    )
+    assert (touchdowns["h2"], touchdowns["h3"]) == (1, 0)
