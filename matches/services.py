@@ -2651,8 +2651,11 @@ def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
         answered_at=timezone.now(), answer="withdrawn"
     )
     if state.phase == "finished":
+        ending_now = match.status != Match.Status.POST_MATCH
         match.status = Match.Status.POST_MATCH
         match.turn_deadline_at = None
+        if ending_now:  # an award or a GM's end leads to the winnings, SPP and injuries too
+            _begin_post_match(match, state)
     else:
         match.status = Match.Status.IN_PLAY
         if not restart_clock and match.turn_deadline_at is not None:

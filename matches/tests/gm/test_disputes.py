@@ -9,7 +9,15 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import services
-from matches.models import AuditEntry, Decision, Dispute, Match, Post
+from matches.models import (
+    AuditEntry,
+    Decision,
+    Dispute,
+    Match,
+    PlayerMatchRecord,
+    Post,
+    Sequence,
+)
 from matches.services import MatchError
 from matches.tests.gm.conftest import first_roll, play
 
@@ -290,6 +298,11 @@ def test_the_gm_awards_the_match(played: Match, carol: User, gm: User) -> None:
         "by": "award",
     }
     assert played.state == services.fold(played).to_json(compact=True)
+    # The awarded result leads to the post-match sequence as a played one does.
+    results = dict(played.team_records.values_list("key", "result"))
+    assert results == {"home": "loss", "away": "win"}
+    assert Sequence.objects.get(match=played).step == Sequence.Step.AWARDS
+    assert PlayerMatchRecord.objects.filter(match=played).count() == len(played.lineup)
 
 
 def test_the_gm_ends_a_match_as_it_stands_then_closes_it(played: Match, gm: User) -> None:
@@ -298,6 +311,7 @@ def test_the_gm_ends_a_match_as_it_stands_then_closes_it(played: Match, gm: User
     assert played.status == Match.Status.POST_MATCH
     assert played.state["result"]["by"] == "gm"
     assert played.revealed_seed is None
+    assert Sequence.objects.get(match=played).step == Sequence.Step.AWARDS
     services.end_match(played.pk, gm)
     played.refresh_from_db()
     assert played.status == Match.Status.FINISHED and played.revealed_seed
