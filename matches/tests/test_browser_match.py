@@ -100,3 +100,20 @@ def test_three_coaches_play_a_turn_through_the_page(
     expect(bob.get_by_test_id("plan")).to_have_count(0)
     match.refresh_from_db()
     assert services.load_state(match).active == "away"
+
+
+def test_a_poll_with_no_news_does_not_undo_the_squares_clicked_after_it(
+    live_server: LiveServer, browser: Browser, match: Match, cast: dict[str, User]
+) -> None:
+    mid_turn(match)
+    bob = _coach(browser, live_server, cast["bob"], match)
+    bob.get_by_test_id("token-h7").click()
+    expect(bob.get_by_test_id("action-move")).to_have_attribute("aria-pressed", "true")
+    # The page polls every 4 s; nothing changes in the match, so the poll answers 204.
+    with bob.expect_response(lambda r: "/live/" in r.url and r.status == 204, timeout=LATER):
+        pass
+    _square(bob, "J8")
+    expect(bob.get_by_test_id("overall")).to_have_text("67%")
+    bob.wait_for_timeout(1_000)  # any settle that could put an older plan back has happened
+    expect(bob.locator('#plan input[name="path"]')).to_have_value("J8")
+    expect(bob.get_by_test_id("overall")).to_have_text("67%")

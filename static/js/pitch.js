@@ -146,10 +146,13 @@
     first.setAttribute("tabindex", "-1"); first.focus();
   });
 
-  // A poll that brings news keeps the plan being built (the server re-checks it).
+  // A poll that brings news keeps the plan being built (the server re-checks it). A poll with
+  // no news (204) swaps nothing and settles nothing: a plan saved then would be put back at the
+  // next settle of another swap, over the squares clicked since.
   document.addEventListener("htmx:beforeSwap", function (e) {
     var f = form();
-    if (!f || e.detail.target.id !== "live" || e.detail.requestConfig.verb !== "get") { return; }
+    if (!f || !e.detail.shouldSwap || e.detail.target.id !== "live" ||
+        e.detail.requestConfig.verb !== "get") { return; }
     saved = { mode: f.dataset.mode, player: get("player"), action: get("action"), path: get("path"),
               target: get("target"), placements: get("placements"), picked: get("picked") };
   });
