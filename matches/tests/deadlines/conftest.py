@@ -11,12 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from bbweb.roles import make_game_master
 from matches import services
 from matches.models import Match
+from matches.tests.people import alice, bob, carol, dave, gm, league, split_team
 from rules.engine import MatchState, ScriptedDice
 from teams import rosters
-from teams import services as team_services
 from teams.demo import ORCLAND, REIKLAND
 from teams.models import League, Team
 
@@ -34,61 +33,14 @@ def _plan(race: str, players: list[tuple[str, str, str]]) -> rosters.TeamPlan:
     )
 
 
-def _user(name: str) -> User:
-    return User.objects.create_user(name, email=f"{name}@example.org")
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return _user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return _user("bob")
-
-
-@pytest.fixture
-def carol(db: None) -> User:
-    return _user("carol")
-
-
-@pytest.fixture
-def dave(db: None) -> User:
-    return _user("dave")
-
-
-@pytest.fixture
-def gm(db: None) -> User:
-    user = _user("gm")
-    make_game_master(user)
-    return user
-
-
-@pytest.fixture
-def league(gm: User) -> League:
-    return League.objects.create(name="Liga del Foro", gm=gm)
-
-
-def _split_team(
-    captain: User, rival: User, plan: rosters.TeamPlan, name: str, league: League
-) -> Team:
-    team = team_services.create_team(
-        captain, plan, name=name, league=league, rival_username=rival.username
-    )
-    team_services.accept_invitation(rival, team.invitations.get())
-    team.refresh_from_db()
-    return team
-
-
 @pytest.fixture
 def reavers(alice: User, bob: User, league: League) -> Team:
-    return _split_team(alice, bob, _plan("human", REIKLAND), "Reikland Reavers", league)
+    return split_team(alice, bob, _plan("human", REIKLAND), "Reikland Reavers", league)
 
 
 @pytest.fixture
 def raiders(carol: User, dave: User, league: League) -> Team:
-    return _split_team(carol, dave, _plan("orc", ORCLAND), "Orcland Raiders", league)
+    return split_team(carol, dave, _plan("orc", ORCLAND), "Orcland Raiders", league)
 
 
 @pytest.fixture

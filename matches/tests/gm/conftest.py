@@ -9,74 +9,23 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from bbweb.roles import make_game_master
 from matches import services
 from matches.folding import undone_numbers
 from matches.models import Match
+from matches.tests.people import (
+    alice,
+    bob,
+    carol,
+    dave,
+    erin,
+    gm,
+    league,
+    otto,
+    split_team,
+)
 from rules.engine.randomplay import _choose
-from teams import rosters
-from teams import services as team_services
 from teams.models import League, Team
 from teams.tests.conftest import REAVERS, starting_plan
-
-
-def _user(name: str) -> User:
-    return User.objects.create_user(name)
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return _user("alice")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return _user("bob")
-
-
-@pytest.fixture
-def carol(db: None) -> User:
-    return _user("carol")
-
-
-@pytest.fixture
-def erin(db: None) -> User:
-    return _user("erin")
-
-
-@pytest.fixture
-def dave(db: None) -> User:
-    return _user("dave")
-
-
-@pytest.fixture
-def gm(db: None) -> User:
-    user = _user("gm")
-    make_game_master(user)
-    return user
-
-
-@pytest.fixture
-def otto(db: None) -> User:
-    user = _user("otto")
-    make_game_master(user)
-    return user
-
-
-@pytest.fixture
-def league(gm: User) -> League:
-    return League.objects.create(name="Liga del Foro", gm=gm)
-
-
-def split_team(
-    captain: User, rival: User, plan: rosters.TeamPlan, name: str, league: League
-) -> Team:
-    team = team_services.create_team(
-        captain, plan, name=name, league=league, rival_username=rival.username
-    )
-    team_services.accept_invitation(rival, team.invitations.get())
-    team.refresh_from_db()
-    return team
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from django.db import transaction
 from bbweb.roles import make_game_master
 from matches.exports import export_match
 from matches.models import Match, MatchEvent
-from matches.tests.gm.conftest import split_team
+from matches.tests.people import split_team
 from teams.models import League, Team
 from teams.tests.conftest import REAVERS, starting_plan
 
