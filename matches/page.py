@@ -14,7 +14,7 @@ from matches.services import actors_for, is_match_gm, load_state
 from matches.thread import Names, choice_label, describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, preview
 from rules.engine.board import NAMES
-from rules.engine.flow import sides_needed, team_complete
+from rules.engine.lineup import sides_needed, team_complete
 from rules.engine.ruleset import ruleset_for
 from rules.engine.state import other
 

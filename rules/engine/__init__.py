@@ -14,11 +14,12 @@ from .actions import (
     IllegalAction,
     Resolution,
 )
+from .context import InvalidAnswer, Policy
 from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
 from .legal import check_answer, legal, legal_declarations
 from .match import PlayerSheet, TeamSheet, new_match
 from .preview import chance, legal_actions, preview
-from .resolve import InvalidAnswer, Policy, contest_winner, continue_with, resolve
+from .resolve import contest_winner, continue_with, resolve
 from .ruleset import LRB5, SplitTeam, ruleset_for
 from .state import MatchState, Pending, Player, Team
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import NEIGHBOURS, WIDTH
+from .board import NEIGHBOURS, WIDTH, xy
 from .state import MatchState, Player
 
 
@@ -68,3 +68,8 @@ def move_budget(p: Player) -> int:
     if p.state == "prone" and "Jump Up" not in p.skills:
         return max(p.ma - 3, 0) + gfi_limit(p)
     return p.ma + gfi_limit(p)
+
+
+def in_half(team: str, sq: int) -> bool:
+    """Is the square in the team's own half (home A-M, away N-Z)?"""
+    return (xy(sq)[0] <= 12) == (team == "home")

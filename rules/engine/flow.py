@@ -11,16 +11,13 @@ from typing import Any
 
 from . import specials
 from .actions import Declaration
+from .ball import _kick_arrive, _touchback
 from .board import D8, NAMES, NEIGHBOURS, on_pitch, parse_square, square, xy
-from .core import enemy_tz
-from .resolve import (
-    Ctx,
-    _injury,
-    _kick_arrive,
-    _touchback,
-    in_half,
-)
-from .state import OFF_PITCH, ON_PITCH, TEAMS, MatchState, Player, other
+from .context import Ctx
+from .core import enemy_tz, in_half
+from .injury import _injury
+from .lineup import on_los, team_complete, wide_zone
+from .state import OFF_PITCH, TEAMS, MatchState, Player, other
 
 TURNS_PER_HALF = 8
 WEATHER = {2: "sweltering_heat", 3: "very_sunny", 11: "pouring_rain", 12: "blizzard"}
@@ -37,26 +34,6 @@ KICKOFF_TABLE = {
     11: "throw_a_rock",
     12: "pitch_invasion",
 }
-LOS_ROWS = range(4, 11)  # rows 5-11: the line of scrimmage lies between the wide zones
-
-
-def los_column(team: str) -> int:
-    return 12 if team == "home" else 13
-
-
-def wide_zone(sq: int) -> int | None:
-    """0 for rows 1-4, 1 for rows 12-15, None in the centre."""
-    y = xy(sq)[1]
-    if y <= 3:
-        return 0
-    if y >= 11:
-        return 1
-    return None
-
-
-def on_los(team: str, sq: int) -> bool:
-    x, y = xy(sq)
-    return x == los_column(team) and y in LOS_ROWS
 
 
 def _order(p: Player) -> tuple[int, str]:
@@ -70,11 +47,6 @@ def home_first(p: Player) -> tuple[bool, int, str]:
 
 def team_players(st: MatchState, team: str) -> list[Player]:
     return sorted([p for p in st.players.values() if p.team == team], key=_order)
-
-
-def can_set_up(p: Player) -> bool:
-    """A player who may be placed at a kick-off: in the reserves or already placed."""
-    return (p.state == "reserves" and not p.collapsed) or p.at is not None
 
 
 def _d(ctx: Ctx, sides: int, purpose: str, **data: Any) -> int:
@@ -353,29 +325,6 @@ def post_setup(ctx: Ctx, team: str, side: str, decl: Declaration) -> None:
     else:
         kick_off_return(ctx)
         land_kick(ctx)
-
-
-def sides_needed(st: MatchState, team: str, sides: tuple[str, ...]) -> list[str]:
-    """Sides that must post in this phase: those with a player who could be placed."""
-    split = len(sides) > 1
-    return [side for side in sides if _side_needed(st, team, side, split)]
-
-
-def _side_needed(st: MatchState, team: str, side: str, split: bool) -> bool:
-    quick_snap = st.phase == "quick_snap"
-    for p in st.players.values():
-        if p.team != team or (split and p.side != side):
-            continue
-        if (p.at is not None) if quick_snap else can_set_up(p):
-            return True
-    return False
-
-
-def team_complete(st: MatchState, team: str, sides: tuple[str, ...]) -> bool:
-    """Has every side that must post in this phase posted?"""
-    posted = st.teams[team].posted
-    split = len(sides) > 1
-    return all(s in posted or not _side_needed(st, team, s, split) for s in sides)
 
 
 def _setups_done(ctx: Ctx) -> None:
@@ -714,68 +663,3 @@ def land_kick(ctx: Ctx) -> None:
             mp.acted = False
             mp.used = frozenset()
     ctx.ev("turn_start", team=receiving, turn=st.turn[receiving])
-
-
-# ------------------------------------------------------------------------------------------
-# Validation of the new declarations (called from ``legal``)
-
-
-def setup_problem(
-    st: MatchState, team: str, side: str, decl: Declaration, sides: tuple[str, ...]
-) -> str | None:
-    """Why a set-up post is illegal, or None."""
-    split = len(sides) > 1
-    wanted: dict[str, int] = {}
-    for pid, name in decl.placements:
-        p = st.players.get(pid)
-        if p is None or p.team != team or (split and p.side != side):
-            return f"{pid} is not a player of this side"
-        try:
-            wanted[pid] = parse_square(name)
-        except ValueError:
-            return f"{name!r} is not a square of the pitch"
-    if len(set(wanted.values())) != len(wanted):
-        return "two players on one square"
-    if st.phase == "quick_snap":
-        for pid, sq in wanted.items():
-            p = st.players[pid]
-            if p.at is None or p.state != "standing" or sq not in NEIGHBOURS[p.at]:
-                return f"{pid} may only step one square"
-            occ = st.board.get(sq)
-            if occ is not None and occ not in wanted:
-                return f"{NAMES[sq]} is occupied"
-        return None
-    mine = {p.id for p in st.players.values() if p.team == team and (not split or p.side == side)}
-    for pid, sq in wanted.items():
-        p = st.players[pid]
-        if not can_set_up(p):
-            return f"{pid} is {p.state} and cannot be set up"
-        if not in_half(team, sq):
-            return f"{NAMES[sq]} is not in the {team} half"
-        occ = st.board.get(sq)
-        if occ is not None and occ not in mine:
-            return f"{NAMES[sq]} is occupied"
-    placed = [
-        p.at
-        for p in st.players.values()
-        if p.team == team and p.at is not None and p.id not in mine
-    ] + list(wanted.values())
-    if len(placed) > 11:
-        return "more than 11 players on the pitch"
-    for zone in (0, 1):
-        if sum(1 for s in placed if s is not None and wide_zone(s) == zone) > 2:
-            return "more than 2 players in a wide zone"
-    others_done = all(s in st.teams[team].posted for s in sides if s != side)
-    if others_done:
-        available = sum(1 for p in st.players.values() if p.team == team and can_set_up(p))
-        need = min(11, available)
-        if len(placed) != need:
-            return f"the team must set up {need} players, not {len(placed)}"
-        los = sum(1 for s in placed if s is not None and on_los(team, s))
-        if los < min(3, need):
-            return f"at least {min(3, need)} players on the line of scrimmage"
-    return None
-
-
-def pitch_is_set(st: MatchState) -> bool:
-    return any(p.state in ON_PITCH for p in st.players.values())

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from .actions import Actor, Answer, Declaration, IllegalAction
 from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
-from .core import gfi_limit, move_budget
-from .flow import setup_problem, team_complete
-from .resolve import CAPTAIN_KINDS, _offered, in_half
+from .context import CAPTAIN_KINDS, _offered
+from .core import gfi_limit, in_half, move_budget
+from .lineup import setup_problem, team_complete
 from .ruleset import LRB5, ruleset_for
 from .state import PLAY_PHASES, MatchState, Pending, Player, other
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Actor, Declaration
+from .ball import _disturbing
 from .board import NAMES, adjacent, distance, parse_square
 from .core import assists, enemy_tz, tz_players
 from .legal import legal
-from .resolve import _disturbing, pass_modifiers, pass_target
+from .passing import pass_modifiers, pass_target
 from .ruleset import ruleset_for
 from .state import MatchState, Player
 from .tables import agility_target

@@ -11,11 +11,13 @@ from functools import lru_cache
 
 from .actions import FACINGS, Actor, Answer, Declaration, Event
 from .board import HEIGHT, NAMES, NEIGHBOURS, WIDTH, pass_band, square
+from .context import Policy
+from .core import in_half
 from .dice import Dice
-from .flow import can_set_up, los_column, sides_needed, team_complete
 from .legal import legal, legal_declarations
+from .lineup import can_set_up, los_column, sides_needed, team_complete
 from .match import PlayerSheet, TeamSheet, new_match
-from .resolve import Policy, in_half, resolve
+from .resolve import resolve
 from .ruleset import ruleset_for
 from .skills import implemented
 from .state import MatchState, Pending, Player, other

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from .actions import Actor, Answer, Declaration, Event
+from .context import InvalidAnswer
 from .dice import DiceExhausted, ScriptedDice
 from .legal import check_answer, legal
-from .resolve import InvalidAnswer, continue_with, resolve
+from .resolve import continue_with, resolve
 from .state import MatchState, Pending
 
 

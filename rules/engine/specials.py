@@ -2,34 +2,20 @@
 Block, Foul Appearance, Jump Up, Ball & Chain, Bombardier, Hypnotic Gaze, Blood Lust) and the
 Secret Weapon's sending-off at the end of a drive.
 
-Every function runs inside one resolution with its ``Ctx`` (see resolve.py): dice are read
+Every function runs inside one resolution with its ``Ctx`` (see context.py): dice are read
 from the stream and decisions asked exactly as in the rest of the engine."""
 
 from __future__ import annotations
 
 from .actions import Declaration
+from .ball import _flush_loose, _throw_in
+from .blocking import _block, _push
 from .board import NAMES, NEIGHBOURS, adjacent, on_pitch, square, xy
+from .context import Ctx, _d6_roll, _Mover
 from .core import enemy_tz
-from .resolve import (
-    _UNDEAD_RACES,
-    Ctx,
-    _armour,
-    _block,
-    _d6_roll,
-    _fall,
-    _flush_loose,
-    _injury,
-    _Mover,
-    _need_square,
-    _off_pitch,
-    _pass_roll,
-    _pick_up,
-    _push,
-    _scatter_player,
-    _throw_in,
-    bribed,
-    pass_modifiers,
-)
+from .injury import _UNDEAD_RACES, _armour, _fall, _injury, _off_pitch, bribed
+from .moving import _need_square, _pick_up
+from .passing import _pass_roll, _scatter_player, pass_modifiers
 from .state import Player
 from .tables import agility_target
 

@@ -112,7 +112,7 @@ def test_star_players_have_loner_and_neither_apothecary_nor_igor() -> None:
 
 
 def test_the_zombie_is_the_necromantic_zombie_of_the_data() -> None:
-    from rules.engine.resolve import ZOMBIE
+    from rules.engine.injury import ZOMBIE
 
     zombie = gamedata.race("necromantic").position("necromantic.zombie")
     assert (zombie.ma, zombie.st, zombie.ag, zombie.av) == ZOMBIE

@@ -1,0 +1,219 @@
+"""The ball on the ground and in the air: bounces, catches, throw-ins, a pass's arrival, the
+kick-off's bounces and the touchback."""
+
+from __future__ import annotations
+
+from .board import D8, HEIGHT, NAMES, NEIGHBOURS, distance, on_pitch, square, xy
+from .context import Ctx, _d6_roll
+from .core import enemy_tz, in_half
+from .state import MatchState, Player, other
+from .tables import agility_target
+
+
+def _bounce(ctx: Ctx, frm: int) -> None:
+    d = ctx.roll(8)
+    dx, dy = D8[d - 1]
+    x, y = xy(frm)
+    nx, ny = x + dx, y + dy
+    ctx.ev(
+        "bounce",
+        purpose="bounce",
+        faces=[d],
+        frm=NAMES[frm],
+        to=NAMES[square(nx, ny)] if on_pitch(nx, ny) else None,
+    )
+    if not on_pitch(nx, ny):
+        _throw_in(ctx, frm)
+        return
+    _land(ctx, square(nx, ny))
+
+
+def _land(ctx: Ctx, sq: int) -> None:
+    """A bouncing ball arrives on a square: a standing player must try to catch it, else it
+    rests (on an empty square) or bounces again."""
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is None:
+        return
+    p = st.players[pid]
+    if not _can_catch(p):
+        _bounce(ctx, sq)
+        return
+    _catch(ctx, p, accurate=False)
+
+
+def _can_catch(p: Player) -> bool:
+    return p.state == "standing" and not p.no_tz and "No Hands" not in p.skills
+
+
+def _disturbing(st: MatchState, sq: int, team: str) -> int:
+    """Opposing standing players with Disturbing Presence within three squares."""
+    n = 0
+    for q in st.players.values():
+        if (
+            "Disturbing Presence" in q.skills  # (the rare skill first: at every catch and pass)
+            and q.team != team
+            and q.at is not None
+            and q.state == "standing"
+            and distance(q.at, sq) <= 3
+        ):
+            n += 1
+    return n
+
+
+def _catch(
+    ctx: Ctx, p: Player, *, accurate: bool, hand_off: bool = False, kickoff: bool = False
+) -> bool:
+    st = ctx.st
+    assert p.at is not None
+    mods: dict[str, int] = {}
+    if accurate:
+        mods["accurate"] = 1
+        if "Diving Catch" in p.skills and not hand_off:
+            mods["Diving Catch"] = 1
+    if "Nerves of Steel" not in p.skills:
+        tz = enemy_tz(st, p.at, p.team)
+        if tz:
+            mods["tackle_zones"] = -tz
+    if st.weather == "pouring_rain":
+        mods["pouring_rain"] = -1
+    if "Extra Arms" in p.skills:
+        mods["Extra Arms"] = 1
+    dp = _disturbing(st, p.at, p.team)
+    if dp:
+        mods["Disturbing Presence"] = -dp
+    ok = _d6_roll(ctx, "catch", p, agility_target(p.ag), mods, team_reroll=not kickoff)
+    if ok:
+        st.carrier = p.id
+        st.ball_at = None
+        return True
+    st.carrier = None
+    st.ball_at = p.at
+    if kickoff:
+        _kick_bounce(ctx, p.at)
+    else:
+        _bounce(ctx, p.at)
+    return False
+
+
+def _throw_in(ctx: Ctx, last: int) -> None:
+    """The crowd throws the ball back from the last square on the pitch."""
+    st = ctx.st
+    while True:
+        x, y = xy(last)
+        d = ctx.roll(6)
+        lateral = -1 if d <= 2 else (0 if d <= 4 else 1)
+        if y == 0 or y == HEIGHT - 1:
+            dx, dy = lateral, (1 if y == 0 else -1)
+        else:
+            dx, dy = (1 if x == 0 else -1), lateral
+        a, b = ctx.roll(6), ctx.roll(6)
+        dist = a + b
+        cx, cy = x, y
+        out = False
+        for _ in range(dist):
+            if not on_pitch(cx + dx, cy + dy):
+                out = True
+                break
+            cx, cy = cx + dx, cy + dy
+        ctx.ev(
+            "throw_in",
+            purpose="throw_in",
+            faces=[d, a, b],
+            frm=NAMES[last],
+            to=None if out else NAMES[square(cx, cy)],
+        )
+        if out:
+            last = square(cx, cy)
+            continue
+        st.ball_at = square(cx, cy)
+        st.carrier = None
+        _arrive(ctx, st.ball_at, accurate=False)
+        return
+
+
+def _kick_bounce(ctx: Ctx, frm: int) -> None:
+    """A kicked ball bouncing: leaving the pitch or the receiving half is a touchback."""
+    st = ctx.st
+    d = ctx.roll(8)
+    dx, dy = D8[d - 1]
+    x, y = xy(frm)
+    nx, ny = x + dx, y + dy
+    inside = on_pitch(nx, ny) and in_half(other(st.kicking), square(nx, ny))
+    ctx.ev(
+        "bounce",
+        purpose="bounce",
+        faces=[d],
+        frm=NAMES[frm],
+        to=NAMES[square(nx, ny)] if on_pitch(nx, ny) else None,
+        kickoff=True,
+    )
+    if not inside:
+        _touchback(ctx)
+        return
+    _kick_arrive(ctx, square(nx, ny), bounced=True)
+
+
+def _kick_arrive(ctx: Ctx, sq: int, *, bounced: bool) -> None:
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is not None and _can_catch(st.players[pid]):
+        _catch(ctx, st.players[pid], accurate=False, kickoff=True)
+    elif pid is not None or not bounced:
+        _kick_bounce(ctx, sq)
+
+
+def _touchback(ctx: Ctx) -> None:
+    """The receiving team's captain gives the ball to one of its players on the pitch."""
+    st = ctx.st
+    receiving = other(st.kicking)
+    st.carrier = None
+    st.ball_at = None
+    on = sorted(
+        (q for q in st.players.values() if q.team == receiving and q.at is not None),
+        key=lambda q: (q.number if q.number is not None else 99, q.id),
+    )
+    able = [q.id for q in on if _can_catch(q)] or [q.id for q in on]
+    if not able:
+        ctx.ev("touchback", team=receiving, player=None)
+        return
+    choice = str(ctx.ask("touchback", ctx.rs.captain(receiving), able, able[0]))
+    st.carrier = choice
+    ctx.ev("touchback", team=receiving, player=choice)
+
+
+def _flush_loose(ctx: Ctx) -> None:
+    while ctx.loose:
+        sq = ctx.loose.pop(0)
+        if ctx.st.carrier is None and ctx.st.ball_at == sq:
+            _bounce(ctx, sq)
+
+
+def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
+    """A passed or thrown-in ball arrives on a square (not a bounce): a standing player there
+    must try to catch it; on an empty square a Diving Catch player next to it tries from its
+    own square; otherwise it bounces."""
+    st = ctx.st
+    st.carrier = None
+    st.ball_at = sq
+    pid = st.board.get(sq)
+    if pid is not None:
+        p = st.players[pid]
+        if _can_catch(p):
+            _catch(ctx, p, accurate=accurate)
+        else:
+            _bounce(ctx, sq)
+        return
+    for s in NEIGHBOURS[sq]:
+        qid = st.board.get(s)
+        if qid is not None:
+            q = st.players[qid]
+            if "Diving Catch" in q.skills and _can_catch(q):
+                ctx.ev("diving_catch", player=qid, at=NAMES[sq])
+                _catch(ctx, q, accurate=False)
+                return
+    _bounce(ctx, sq)
