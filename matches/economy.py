@@ -324,5 +324,4 @@ def fan_factor_change(fan_factor: int, result: str, total: int) -> int:
 
 achievements = spp.achievements
 spp_for = spp.points
-spp_awards = spp.awards
 team_of = spp.team_of

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.folding import Recorded, undone_numbers
-from matches.spp import AWARDS, achievements, points
+from matches.spp import AWARDS, achievements, points, team_of
 
 # -- the schedule --------------------------------------------------------------------------------
 
@@ -76,18 +76,13 @@ def tally(events: Iterable[Recorded]) -> MatchTally:
             hurt = set()
         elif event.type == "casualty" and team is not None:
             victim = data["player"]
-            if victim in hurt or _team_of(victim) == team:
+            if victim in hurt or team_of(victim) == team:
                 continue
             hurt.add(victim)
             out.casualties[team] += 1
     for player, counts in achievements((e.type, e.data) for e in kept).items():
         out.players[player] = PlayerLine(**{what: counts[what] for what in AWARDS})
     return out
-
-
-def _team_of(engine_id: str) -> str:
-    """Engine ids are h<number> and a<number> (matches.rosters.engine_id)."""
-    return "home" if engine_id.startswith("h") else "away"
 
 
 # -- the standings -------------------------------------------------------------------------------
