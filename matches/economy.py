@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from matches import spp
 from rules import gamedata
 from teams import rosters
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
-MJE, PJE = "mje", "pje"
+MJE, PJE = spp.MJE, spp.PJE
 # Inducements bought by count; stars and mercenaries are listed one by one.
 COUNTED = (
     "bloodweiser_babes",
@@ -34,7 +35,7 @@ COUNTED = (
     "igor",
     "wandering_apothecary",
 )
-AWARDS = ("completions", "touchdowns", "casualties", "interceptions")
+AWARDS = spp.AWARDS
 
 
 @cache
@@ -42,21 +43,6 @@ def _tables() -> dict[str, Any]:
     with (gamedata.DATA_DIR / "tables.json").open(encoding="utf-8") as handle:
         data: dict[str, Any] = json.load(handle)
     return data
-
-
-@cache
-def spp_awards() -> dict[str, int]:
-    """SPP per achievement (completion 1, touchdown 3, casualty 2, interception 2) and the
-    house rule's two awards (MJE 5, PJE 4)."""
-    awards = _tables()["spp"]["awards"]
-    return {
-        "completions": int(awards["completion"]),
-        "touchdowns": int(awards["touchdown"]),
-        "casualties": int(awards["casualty"]),
-        "interceptions": int(awards["interception"]),
-        MJE: int(awards["mvp"]),
-        PJE: int(awards["mvp"]) - 1,
-    }
 
 
 # -- before the match -----------------------------------------------------------------------------
@@ -331,91 +317,11 @@ def fan_factor_change(fan_factor: int, result: str, total: int) -> int:
     return 0
 
 
-# -- SPP from the match record --------------------------------------------------------------------
+# -- SPP from the match record ------------------------------------------------------------------
+#
+# Counted once, in matches.spp, for the post-match and the season's leaders alike; the post-match
+# sequence reads them here by their old names.
 
-# Events that belong to a block's outcome; anything else ends the block for the CAS award.
-_BLOCK_FOLLOW_UP = frozenset(
-    {
-        "push",
-        "follow_up",
-        "stand_firm",
-        "wrestle",
-        "knocked_down",
-        "placed_prone",
-        "armour",
-        "injury",
-        "casualty",
-        "apothecary",
-        "regeneration",
-        "reroll",
-        "decision",
-        "bounce",
-        "throw_in",
-        "catch",
-        "turnover",
-        "dump_off",
-    }
-)
-
-
-_BALL_LOOSE = frozenset({"bounce", "interception", "throw_in"})
-
-
-def team_of(player_id: str) -> str:
-    return "home" if player_id.startswith("h") else "away"
-
-
-def achievements(events: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, Counter[str]]:
-    """Completions, touchdowns, casualties and interceptions per player, from the match's
-    events in order (type, data). A completion is a pass, accurate or not, caught by a
-    team-mate before the ball bounces; a casualty counts for the opponent in a block (not a
-    foul, a crowd push or a fall)."""
-    found: dict[str, Counter[str]] = {}
-
-    def add(player: str, what: str) -> None:
-        found.setdefault(player, Counter())[what] += 1
-
-    thrower: str | None = None
-    block: tuple[str, str] | None = None
-    for kind, data in events:
-        if kind == "declaration":
-            thrower, block = None, None
-            continue
-        if kind == "block_result":
-            block = (str(data["player"]), str(data["target"]))
-        elif kind not in _BLOCK_FOLLOW_UP:
-            block = None
-        if kind == "pass" and data.get("result") in ("accurate", "inaccurate"):
-            thrower = str(data["player"])
-        elif (kind == "pass" and data.get("result") == "fumble") or kind in (
-            "bounce",
-            "interception",
-            "throw_in",
-        ):
-            thrower = None
-        if kind == "catch" and data.get("result") == "success" and thrower is not None:
-            if team_of(str(data["player"])) == team_of(thrower):
-                add(thrower, "completions")
-            thrower = None
-        elif kind == "touchdown" and data.get("player"):
-            add(str(data["player"]), "touchdowns")
-        elif kind == "interception":
-            add(str(data["player"]), "interceptions")
-        elif (
-            kind == "injury"
-            and data.get("result") in ("casualty", "badly_hurt")
-            and not data.get("crowd")
-            and block is not None
-        ):
-            victim = str(data["player"])
-            attacker, defender = block
-            credited = defender if victim == attacker else attacker
-            if victim in block and team_of(credited) != team_of(victim):
-                add(credited, "casualties")
-    return found
-
-
-def spp_for(counts: Mapping[str, int], award: str = "") -> int:
-    table = spp_awards()
-    total = sum(table[what] * counts.get(what, 0) for what in AWARDS)
-    return total + (table[award] if award else 0)
+achievements = spp.achievements
+spp_for = spp.points
+team_of = spp.team_of

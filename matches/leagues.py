@@ -8,13 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.folding import Recorded, undone_numbers
-
-SPP_TOUCHDOWN = 3
-SPP_CASUALTY = 2
-SPP_COMPLETION = 1
-SPP_INTERCEPTION = 2
-BLOCKS = frozenset(("block", "blitz"))
-
+from matches.spp import AWARDS, achievements, points, team_of
 
 # -- the schedule --------------------------------------------------------------------------------
 
@@ -54,12 +48,7 @@ class PlayerLine:
 
     @property
     def spp(self) -> int:
-        return (
-            SPP_TOUCHDOWN * self.touchdowns
-            + SPP_CASUALTY * self.casualties
-            + SPP_COMPLETION * self.completions
-            + SPP_INTERCEPTION * self.interceptions
-        )
+        return points(vars(self))
 
 
 @dataclass
@@ -72,53 +61,28 @@ class MatchTally:
 
 def tally(events: Iterable[Recorded]) -> MatchTally:
     """Read a match's record (undone events skipped). A casualty counts for the team whose
-    action caused it when it befalls an opponent, and earns the acting player SPP when the
-    action was a block or a Blitz; a completion is a pass caught by a team-mate."""
-    events = list(events)
-    undone = undone_numbers(events)
+    action caused it when it befalls an opponent (the standings' tie-break, whatever the
+    action); the players' feats and SPP are matches.spp's, as in the post-match records."""
+    recorded = list(events)
+    undone = undone_numbers(recorded)
+    kept = [e for e in recorded if e.number not in undone]
     out = MatchTally()
-    team = player = action = None
-    thrower: str | None = None
+    team: str | None = None
     hurt: set[str] = set()
-    for event in events:
-        if event.number in undone:
-            continue
+    for event in kept:
         data = event.data
         if event.type in ("declaration", "granted_reroll"):
             team = data["actor"].partition(":")[0]
-            player = data["declaration"].get("player")
-            action = data["declaration"].get("action")
-            thrower = None
             hurt = set()
-        elif event.type == "touchdown" and data.get("player"):
-            out.players[data["player"]].touchdowns += 1
         elif event.type == "casualty" and team is not None:
             victim = data["player"]
-            if victim in hurt or _team_of(victim) == team:
+            if victim in hurt or team_of(victim) == team:
                 continue
             hurt.add(victim)
             out.casualties[team] += 1
-            if action in BLOCKS and player:
-                out.players[player].casualties += 1
-        elif event.type == "throw":
-            thrower = data["player"]
-        elif event.type == "interception":
-            out.players[data["player"]].interceptions += 1
-            thrower = None
-        elif (
-            event.type == "catch"
-            and thrower is not None
-            and data.get("result") == "success"
-            and _team_of(data["player"]) == _team_of(thrower)
-        ):
-            out.players[thrower].completions += 1
-            thrower = None
+    for player, counts in achievements((e.type, e.data) for e in kept).items():
+        out.players[player] = PlayerLine(**{what: counts[what] for what in AWARDS})
     return out
-
-
-def _team_of(engine_id: str) -> str:
-    """Engine ids are h<number> and a<number> (matches.rosters.engine_id)."""
-    return "home" if engine_id.startswith("h") else "away"
 
 
 # -- the standings -------------------------------------------------------------------------------

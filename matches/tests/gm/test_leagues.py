@@ -124,23 +124,36 @@ def _declaration(n: int, actor: str, player: str | None, action: str) -> Ev:
     )
 
 
+def _action(n: int, player: str, action: str) -> Ev:
+    return Ev(n, "action", {"player": player, "action": action})
+
+
 def test_a_match_record_gives_touchdowns_casualties_and_completions() -> None:
     events = [
         _declaration(1, "home:captain", "h1", "block"),
-        Ev(2, "casualty", {"player": "a4", "result": "badly_hurt"}),
-        Ev(3, "casualty", {"player": "a4", "result": "badly_hurt"}),  # the apothecary's roll
-        _declaration(4, "home:rival", "h3", "pass"),
-        Ev(5, "throw", {"player": "h3"}),
-        Ev(6, "catch", {"player": "h8", "result": "success"}),
-        _declaration(7, "home:rival", "h8", "move"),
-        Ev(8, "touchdown", {"player": "h8", "team": "home"}),
-        _declaration(9, "away:captain", "a2", "foul"),
-        Ev(10, "casualty", {"player": "h5", "result": "dead"}),
-        _declaration(11, "away:captain", "a1", "move"),
-        Ev(12, "casualty", {"player": "a1", "result": "broken_ribs"}),  # its own dodge
+        _action(2, "h1", "block"),
+        Ev(3, "block_result", {"player": "h1", "target": "a4", "face": 6}),
+        Ev(4, "knocked_down", {"player": "a4"}),
+        Ev(5, "injury", {"player": "a4", "result": "casualty", "crowd": False}),
+        Ev(6, "casualty", {"player": "a4", "result": "broken_ribs"}),
+        Ev(7, "casualty", {"player": "a4", "result": "badly_hurt"}),  # the apothecary's roll
+        _declaration(8, "home:rival", "h3", "pass"),
+        _action(9, "h3", "pass"),
+        Ev(10, "throw", {"player": "h3", "target": "h8"}),
+        Ev(11, "pass", {"player": "h3", "result": "accurate"}),
+        Ev(12, "catch", {"player": "h8", "result": "success"}),
+        _declaration(13, "home:rival", "h8", "move"),
+        Ev(14, "touchdown", {"player": "h8", "team": "home"}),
+        _declaration(15, "away:captain", "a2", "foul"),
+        Ev(16, "foul", {"player": "a2", "target": "h5"}),
+        Ev(17, "injury", {"player": "h5", "result": "casualty", "crowd": False}),
+        Ev(18, "casualty", {"player": "h5", "result": "dead"}),
+        _declaration(19, "away:captain", "a1", "move"),
+        Ev(20, "injury", {"player": "a1", "result": "casualty", "crowd": False}),  # its own dodge
+        Ev(21, "casualty", {"player": "a1", "result": "broken_ribs"}),
     ]
     counted = tally(events)
-    assert counted.casualties == {"home": 1, "away": 1}
+    assert counted.casualties == {"home": 1, "away": 1}  # the foul's counts for the standings
     assert counted.players["h1"].casualties == 1 and counted.players["h1"].spp == 2
     assert counted.players["h3"].completions == 1 and counted.players["h3"].spp == 1
     assert counted.players["h8"].touchdowns == 1 and counted.players["h8"].spp == 3
@@ -160,7 +173,7 @@ def test_undone_events_are_not_counted() -> None:
 def test_an_interception_earns_spp_and_spoils_the_completion() -> None:
     events = [
         _declaration(1, "home:captain", "h3", "pass"),
-        Ev(2, "throw", {"player": "h3"}),
+        Ev(2, "throw", {"player": "h3", "target": "h8"}),
         Ev(3, "interception", {"player": "a7", "thrower": "h3"}),
         Ev(4, "catch", {"player": "h8", "result": "success"}),
     ]
