@@ -7,25 +7,24 @@ is answered with what it did the first time and changes nothing.
 
 One module per thing a user does, over a small shared core; callers outside the package use
 the names re-exported here (``from matches import services``; ``services.declare(...)``).
-From the bottom up:
+From the bottom up (the layers are an import-linter contract in pyproject.toml):
 
 - ``buffer``: the rows of a batch of the sweep, kept and written in bulk.
 - ``core``: errors, the clock and the dice (the seams tests replace), locking a match,
   posts, appending events to the hash chain, folding the record.
-- ``jobs``: queueing Celery tasks, by name, on commit. ``clocks``: deadlines and turn clocks.
-- ``notices``: mentions, notification preferences, what awaits a coach.
-- ``absences``: standing orders and vacations.
-- ``postmatch``: the post-match sequence (winnings, MVPs, SPP, injuries, advancements).
-- ``play``: declaring, answering, defaults, the Blitz claim.
-- ``posts``: the thread's posts; closing a finished match.
+- ``clocks``: deadlines and turn clocks. ``jobs``: queueing Celery tasks, by name, on commit.
 - ``sequence``: the steps shared by the pre- and post-match sequences.
+- ``postmatch``: the post-match sequence (winnings, MVPs, SPP, injuries, advancements).
+  ``absences``: standing orders and vacations. ``notices``: mentions, notification
+  preferences, what awaits a coach.
+- ``play``: declaring, answering, defaults, the Blitz claim.
 - ``prematch``: creating a match, petty cash, inducements, the kick-off.
-- ``deadlines``: the beat sweep that applies expired deadlines, and the warnings.
-- ``rulings``: disputes and the GM's control of a match.
-- ``fixtures``: scheduling matches, leagues and their fixtures.
+- ``fixtures``: scheduling matches, leagues and their fixtures. ``deadlines``: the beat sweep
+  that applies expired deadlines, and the warnings. ``rulings``: disputes and the GM's
+  control of a match. ``posts``: the thread's posts; closing a finished match.
 
 Names with a leading underscore are private to the package: the modules share them, nothing
-outside does.
+outside does but the tests.
 """
 
 from matches.services.absences import set_standing_orders, take_vacation, vacation_days_left
