@@ -1,4 +1,4 @@
-"""The JSON API for bots and other clients: the match page's operations, through services.py.
+"""The JSON API for bots and other clients: the match page's operations, through matches.services.
 
 A request is authenticated by the session (and then CSRF applies to what it posts) or by a
 user's API token in ``Authorization: Bearer <token>`` (no cookie is involved, so no CSRF).

@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class MatchesConfig(AppConfig):
     name = "matches"
     verbose_name = _("Matches")
+
+    def ready(self) -> None:
+        # The services queue these tasks by name (matches.services.jobs): register them in
+        # every process, not only in the worker that autodiscovers them.
+        from matches import tasks  # noqa: F401

@@ -20,12 +20,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from matches import spp
 from rules import gamedata
 from teams import rosters
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
-MJE, PJE = spp.MJE, spp.PJE
 # Inducements bought by count; stars and mercenaries are listed one by one.
 COUNTED = (
     "bloodweiser_babes",
@@ -35,7 +33,6 @@ COUNTED = (
     "igor",
     "wandering_apothecary",
 )
-AWARDS = spp.AWARDS
 
 
 @cache
@@ -315,13 +312,3 @@ def fan_factor_change(fan_factor: int, result: str, total: int) -> int:
     if result in (LOSS, DRAW) and total < fan_factor and fan_factor > 0:
         return -1
     return 0
-
-
-# -- SPP from the match record ------------------------------------------------------------------
-#
-# Counted once, in matches.spp, for the post-match and the season's leaders alike; the post-match
-# sequence reads them here by their old names.
-
-achievements = spp.achievements
-spp_for = spp.points
-team_of = spp.team_of

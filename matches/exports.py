@@ -265,8 +265,8 @@ def _replayed(replay: _Replay, events: Sequence[Doc]) -> list[dict[str, Any]]:
 #
 # The pre- and post-match sequence reads its own stream (winnings, fan factor, improvement rolls,
 # the draws made for a coach who missed a deadline) and shows again the match's opening rolls.
-# Its events show every face beside where it was read (see services._roll): a list KEY beside
-# KEY_at, and KEY_sides when the dice are not D6.
+# Its events show every face beside where it was read (see services.sequence._roll): a list KEY
+# beside KEY_at, and KEY_sides when the dice are not D6.
 
 SEQUENCE_SHOWN = ("dice", "fan_factor_dice", "die")  # faces of the sequence's own stream
 MATCH_SHOWN = ("faces",)  # the match's opening rolls, shown again

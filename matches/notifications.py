@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from matches import services
+from matches.mentions import mentioned as mentioned_in
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ def mentioned(post_id: int) -> None:
         pk=post_id
     )
     match = post.match
-    users = [u for u in services.mentioned(match, post.text) if u.email and u.pk != post.author_id]
+    users = [u for u in mentioned_in(match, post.text) if u.email and u.pk != post.author_id]
     author = post.author.username if post.author else "bbweb"
     for user in users:
         preferences = CoachPreferences.objects.filter(user=user).first()

@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from matches import labels
 from matches.labels import label
 from matches.markup import render_markdown
+from matches.mentions import match_people
 from matches.models import Match, MatchEvent, Post
-from matches.services import match_people
 
 logger = logging.getLogger(__name__)
 

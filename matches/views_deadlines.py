@@ -1,5 +1,5 @@
 """Pages of the clock: the deadlines partial, standing orders, vacations, notification
-preferences and a coach's "my matches". The write path is services.py."""
+preferences and a coach's "my matches". The write path is matches.services."""
 
 from typing import Any, Literal
 

@@ -60,7 +60,7 @@ def prematch(request: HttpRequest, pk: int) -> HttpResponse:
     turn = None
     if seq is not None and match.status == Match.Status.PRE_MATCH:
         petty = seq.step.startswith("petty_cash")
-        turn = services._pre_match_team(seq, petty=petty)
+        turn = services.pre_match_team(seq, petty=petty)
     buyer = _team_for(match, turn) if turn else None
     context = {
         "match": match,
@@ -146,7 +146,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
                         "team": key,
                         "team_name": _team_for(match, key).name,
                         "players": [
-                            (pid, match.lineup[pid]) for pid in services._mvp_eligible(match, key)
+                            (pid, match.lineup[pid]) for pid in services.mvp_eligible(match, key)
                         ],
                     }
                 )

@@ -9,8 +9,9 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from matches.mentions import match_people
 from matches.models import Match, Post
-from matches.services import EDIT_WINDOW, match_people
+from matches.services import EDIT_WINDOW
 
 register = template.Library()
 _MENTION = re.compile(r"(?<![\w@/:.])@([\w.+-]+)")

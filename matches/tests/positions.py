@@ -7,6 +7,7 @@ import pytest
 
 from matches import services
 from matches.models import Decision, Match
+from matches.tests.dice import use_dice
 from rules.engine import MatchState, ScriptedDice
 
 # h7 (Max, the rival's blitzer) stands in the tackle zone of a10: moving to J8 is a dodge.
@@ -51,4 +52,4 @@ def mid_turn(match: Match, squares: dict[str, str] | None = None) -> MatchState:
 
 
 def script_dice(monkeypatch: pytest.MonkeyPatch, faces: list[int] | None = None) -> None:
-    monkeypatch.setattr(services, "dice_for", lambda match: ScriptedDice(faces or DICE))
+    use_dice(monkeypatch, lambda match: ScriptedDice(faces or DICE))

@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match
+from matches.services import core
+from matches.tests.dice import use_dice
 from matches.tests.people import alice, bob, carol, dave, gm, league, split_team
 from rules.engine import MatchState, ScriptedDice
 from teams import rosters
@@ -78,7 +80,7 @@ def put(match: Match, players: list[dict[str, Any]], **setup: Any) -> Match:
     )
     match.decisions.all().delete()
     match.state = state.to_json(compact=True)
-    match.turn_deadline_at = services._now() + timedelta(hours=48)
+    match.turn_deadline_at = core.now() + timedelta(hours=48)
     match.turn_time_left = None
     match.turn_warnings_sent = 0
     match.save()
@@ -112,7 +114,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     stopped = Clock()
-    monkeypatch.setattr(services, "_now", stopped)
+    monkeypatch.setattr(core, "now", stopped)
     return stopped
 
 
@@ -125,7 +127,7 @@ def in_play(match: Match, clock: Clock) -> Match:
 def dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The faces the engine reads from the position's first roll on; extend the list."""
     faces: list[int] = []
-    monkeypatch.setattr(services, "dice_for", lambda match: ScriptedDice(faces))
+    use_dice(monkeypatch, lambda match: ScriptedDice(faces))
     return faces
 
 

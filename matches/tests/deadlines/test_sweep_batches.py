@@ -13,9 +13,11 @@ from django.core import mail
 from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from matches import deadlines, services
+from matches import services
 from matches.models import Decision, Match, Post
+from matches.services import buffer, core, deadlines
 from matches.tests.deadlines.conftest import STANDARD, Clock, player, put
+from matches.tests.dice import use_dice
 from rules.engine import ScriptedDice
 from teams.models import League, Team
 
@@ -32,10 +34,9 @@ def new_match(reavers: Team, raiders: Team, gm: User, league: League) -> Callabl
 def scripted(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[int]]:
     """Dice faces fixed per match (the others roll their own fair dice)."""
     faces: dict[int, list[int]] = {}
-    fair = services.dice_for
-    monkeypatch.setattr(
-        services,
-        "dice_for",
+    fair = core.dice_for
+    use_dice(
+        monkeypatch,
         lambda match: ScriptedDice(faces[match.pk]) if match.pk in faces else fair(match),
     )
     return faces
@@ -52,15 +53,15 @@ def numbered_from_one(numbers: list[int]) -> bool:
 def test_a_batch_of_expired_turns_and_decisions_applies_each_once(
     new_match: Callable[[], Match], clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "SWEEP_BATCH", 4)
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 4)
     batches: list[list[str]] = []
-    together = services._expire_together
+    together = deadlines._expire_together
 
     def spy(matches: list[tuple[int, Any]], now: Any) -> tuple[int, int]:
         batches.append(sorted({"decision" if due.decisions else "turn" for _pk, due in matches}))
         return together(matches, now)
 
-    monkeypatch.setattr(services, "_expire_together", spy)
+    monkeypatch.setattr(deadlines, "_expire_together", spy)
     turns = [put(new_match(), STANDARD) for _ in range(5)]
     tosses = [new_match() for _ in range(5)]
     clock.advance(hours=49)
@@ -218,7 +219,7 @@ def test_a_batch_writes_what_the_deadlines_applied_one_at_a_time_write(
         return record(matches), sent
 
     with monkeypatch.context() as patch, caplog.at_level(logging.WARNING):
-        patch.setattr(deadlines.Batch, "flush", lambda batch: _fail())
+        patch.setattr(buffer.Batch, "flush", lambda batch: _fail())
         with transaction.atomic():
             one_at_a_time = sweep()
             transaction.set_rollback(True)
@@ -295,14 +296,14 @@ def test_the_queries_of_a_batch_do_not_grow_with_its_size(
 def test_a_buffered_match_neither_writes_nor_reads_back_the_rows_it_buffers(
     in_play: Match, alice: User
 ) -> None:
-    batch = deadlines.Batch([Match.objects.get(pk=in_play.pk)], services._now())
+    batch = buffer.Batch([Match.objects.get(pk=in_play.pk)], core.now())
     match = batch.matches[in_play.pk]
     for refused in (
         lambda: Match.objects.filter(pk=match.pk).update(version=99),
         lambda: Post.objects.filter(match=match).first(),
         lambda: User.objects.filter(pk=alice.pk).update(first_name="Alice"),
     ):
-        with pytest.raises(deadlines.Unbuffered), batch.buffering(match):
+        with pytest.raises(buffer.Unbuffered), batch.buffering(match):
             refused()
     assert batch.done == []
     with batch.buffering(match):

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Decision, Match, Post
+from matches.services import deadlines, play
 from matches.tests.deadlines.conftest import STANDARD, put
 from teams.models import League, Team
 
@@ -87,14 +88,15 @@ def deadline_posts_per_match() -> dict[int, int]:
 def sweep_in_two_threads_at_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """What each of two sweeps started together applied, in batches small enough that each
     sweep locks several while the other is still at work."""
-    monkeypatch.setattr(services, "SWEEP_BATCH", 5)
-    slow_settle = services._settle
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 5)
+    slow_settle = play._settle
 
     def settle(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.01)  # keep both sweeps inside their transactions at once
         return slow_settle(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_settle", settle)
+    for settling in (play, deadlines):  # a default settles in play, a missed turn in deadlines
+        monkeypatch.setattr(settling, "_settle", settle)
     start = threading.Barrier(2)
     applied: list[int] = []
 

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from bbweb.roles import make_game_master
 from matches import services
 from matches.models import Match
+from matches.tests.dice import use_dice
 from matches.tests.sequence.driving import ConstantDice
 from rules.engine import ScriptedDice
 from teams.demo import load_demo_teams
@@ -36,14 +37,14 @@ def demo(cast: dict[str, User]) -> tuple[Team, Team]:
 @pytest.fixture
 def constant_dice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every die of the match shows 3 (a D3 shows 2): the whole match is known in advance."""
-    monkeypatch.setattr(services, "dice_for", lambda match: ConstantDice(3))
+    use_dice(monkeypatch, lambda match: ConstantDice(3))
 
 
 @pytest.fixture
 def sequence_faces(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The faces the sequence's own rolls will show, in order (a test fills the list)."""
     faces: list[int] = []
-    monkeypatch.setattr(services, "sequence_dice", lambda match: ScriptedDice(faces))
+    use_dice(monkeypatch, lambda match: ScriptedDice(faces), sequence=True)
     yield faces
 
 

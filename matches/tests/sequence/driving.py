@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 
 from matches import services
 from matches.models import Match
+from matches.services import postmatch
 from rules.engine.board import NAMES, square
 from rules.engine.randomplay import _random_setup
 
@@ -94,7 +95,7 @@ def finish_now(
         state.result = {"winner": winner, "score": dict(state.score), "by": "full_time"}
         match.decisions.filter(answered_at__isnull=True).delete()
         match.status = Match.Status.POST_MATCH
-        services._begin_post_match(match, state)
+        postmatch._begin_post_match(match, state)
         match.state = state.to_json(compact=True)
         match.save()
     return match

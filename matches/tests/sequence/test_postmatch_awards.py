@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match, PlayerMatchRecord, Post, Sequence, TeamMatchRecord
-from matches.services import MatchError
+from matches.services import MatchError, core
 from matches.tests.sequence.driving import finish_now
 from teams.models import Player, Team
 
@@ -129,9 +129,9 @@ def test_a_touchdown_the_gm_rewound_earns_no_spp(
     match = services.create_match(home=reavers, away=raiders, gm=cast["gm"], league=reavers.league)
     state = services.load_state(match)
     touchdowns_by = [("touchdown", {"player": "h2"}), ("touchdown", {"player": "h3"})]
-    services._append_events(match, state, touchdowns_by, None)
+    core._append_events(match, state, touchdowns_by, None)
     taken_back = match.events.get(type="touchdown", data__player="h3").number
-    services._append_events(match, state, [("rewind", {"undone": [taken_back]})], None)
+    core._append_events(match, state, [("rewind", {"undone": [taken_back]})], None)
     sequence_faces.extend([3, 1, 1, 2, 6, 6, 6, 6, 1, 1])
     finish_now(match, winner="home")
     touchdowns = dict(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from matches import economy, leagues, spp
+from matches import leagues, spp
 from matches.folding import undone_numbers
 from rules.engine.dice import FairDice
 from rules.engine.randomplay import play_match
@@ -319,7 +319,7 @@ def _recorded(events: Iterable[Any], rng: random.Random) -> list[Stored]:
 def _records(stored: list[Stored]) -> dict[str, Counter[str]]:
     """What the post-match writes for each player (services._record_players)."""
     undone = undone_numbers(stored)
-    return economy.achievements((e.type, e.data) for e in stored if e.number not in undone)
+    return spp.achievements((e.type, e.data) for e in stored if e.number not in undone)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -337,7 +337,7 @@ def test_the_season_leaders_equal_the_sum_of_the_players_records(seed: int) -> N
                 setattr(lines[pid], what, getattr(lines[pid], what) + getattr(line, what))
         for pid, counts in _records(stored).items():
             records.update({f"{pid}:{what}": n for what, n in counts.items()})
-            spp_records[pid] += economy.spp_for(counts)
+            spp_records[pid] += spp.points(counts)
     by_player = {
         pid: {what: records[f"{pid}:{what}"] for what in spp.AWARDS}
         for pid in {key.partition(":")[0] for key in records}

@@ -1,16 +1,16 @@
-"""The sweep's batches: many expired deadlines applied in one transaction.
+"""buffer: the sweep's batches, many expired deadlines applied in one transaction.
 
-``services`` claims up to ``services.SWEEP_BATCH`` matches at once (FOR UPDATE SKIP LOCKED) and
+``deadlines`` claims up to ``deadlines.SWEEP_BATCH`` matches at once (FOR UPDATE SKIP LOCKED) and
 hands them to a ``Batch``, which reads in a few queries what the deadlines need (the open
 decisions, the heads of the posts and events, standing orders, vacations). Each match is then
 played by the same code as a single deadline, but while ``current()`` returns its
-``MatchWrites`` the write helpers of ``services`` keep their rows here instead of writing them,
+``MatchWrites`` the write helpers of ``core`` keep their rows here instead of writing them,
 and ``flush`` writes the whole batch in a handful of bulk statements. The tasks the matches
 queue go out as one message on commit.
 
 A match whose deadline needs something the buffer does not do (reading back rows it has just
 written, such as a Blitz contest's roll or the post-match sequence) trips ``Unbuffered`` at
-its first such query, before anything is written, and ``services`` applies it alone. So the
+its first such query, before anything is written, and ``deadlines`` applies it alone. So the
 buffer never holds half a match, and a match it holds is written exactly as the single path
 would have written it.
 """
@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from celery import Task
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.utils import timezone
 
@@ -69,7 +68,7 @@ class MatchWrites:
     events: list[dict[str, Any]] = field(default_factory=list)  # MatchEvent's fields
     updated: dict[int, set[str]] = field(default_factory=dict)  # id(decision) -> fields
     touched: bool = False
-    tasks: list[tuple[Task, tuple[Any, ...]]] = field(default_factory=list)
+    tasks: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
 
     def insert(self, row: models.Model) -> None:
         self.inserts.append(row)
@@ -91,7 +90,7 @@ class MatchWrites:
             self.update(decision, **values)
         return asked
 
-    def later(self, task: Task, args: tuple[Any, ...]) -> None:
+    def later(self, task: str, args: tuple[Any, ...]) -> None:
         self.tasks.append((task, args))
 
 
@@ -176,7 +175,7 @@ class Batch:
         if touched and changed:
             _update(Match, touched, sorted(changed))
         return [
-            (task.name, [_pk_of(arg) for arg in args])
+            (task, [_pk_of(arg) for arg in args])
             for writes in self.done
             for task, args in writes.tasks
         ]

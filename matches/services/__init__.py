@@ -1,0 +1,145 @@
+"""The only write path of matches: every change of a match goes through a function here.
+
+Each function takes the match row FOR UPDATE, asks the rules engine, appends the events and
+the thread's posts, saves the new state with a bumped version, and schedules side effects with
+``transaction.on_commit``. A request carrying an idempotency key the same user already used
+is answered with what it did the first time and changes nothing.
+
+One module per thing a user does, over a small shared core; callers outside the package use
+the names re-exported here (``from matches import services``; ``services.declare(...)``).
+From the bottom up (the layers are an import-linter contract in pyproject.toml):
+
+- ``buffer``: the rows of a batch of the sweep, kept and written in bulk.
+- ``core``: errors, the clock and the dice (the seams tests replace), locking a match,
+  posts, appending events to the hash chain, folding the record.
+- ``clocks``: deadlines and turn clocks. ``jobs``: queueing Celery tasks, by name, on commit.
+- ``sequence``: the steps shared by the pre- and post-match sequences.
+- ``postmatch``: the post-match sequence (winnings, MVPs, SPP, injuries, advancements).
+  ``absences``: standing orders and vacations. ``notices``: mentions, notification
+  preferences, what awaits a coach.
+- ``play``: declaring, answering, defaults, the Blitz claim.
+- ``prematch``: creating a match, petty cash, inducements, the kick-off.
+- ``fixtures``: scheduling matches, leagues and their fixtures. ``deadlines``: the beat sweep
+  that applies expired deadlines, and the warnings. ``rulings``: disputes and the GM's
+  control of a match. ``posts``: the thread's posts; closing a finished match.
+
+Names with a leading underscore are private to the package: the modules share them, nothing
+outside does but the tests.
+"""
+
+from matches.services.absences import set_standing_orders, take_vacation, vacation_days_left
+from matches.services.core import (
+    GENESIS_HASH,
+    AnyUser,
+    MatchError,
+    Outcome,
+    actors_for,
+    chain_is_intact,
+    fold,
+    is_match_gm,
+    load_state,
+)
+from matches.services.deadlines import (
+    SweepReport,
+    expire_deadlines,
+    expire_decisions,
+    expire_sequence_deadlines,
+    expire_turns,
+    send_deadline_warnings,
+    sweep,
+)
+from matches.services.fixtures import (
+    LEAGUE_SETTINGS,
+    add_fixture,
+    create_league,
+    generate_round_robin,
+    join_league,
+    may_schedule,
+    may_schedule_any,
+    schedule_match,
+    start_fixture,
+    update_league,
+)
+from matches.services.notices import Awaiting, awaiting, save_preferences
+from matches.services.play import adjudicate_blitz, answer, apply_default, declare
+from matches.services.postmatch import choose_advancement, choose_mvp, mvp_eligible, reroll_winnings
+from matches.services.posts import EDIT_WINDOW, close_match, edit_post, write_post
+from matches.services.prematch import (
+    buy_inducements,
+    create_match,
+    pre_match_team,
+    transfer_petty_cash,
+)
+from matches.services.rulings import (
+    end_match,
+    extend_deadline,
+    lock_match,
+    pause_match,
+    raise_dispute,
+    replace_coach,
+    resume_match,
+    rule_on_dispute,
+    set_deadline,
+    unlock_match,
+)
+
+__all__ = [
+    "EDIT_WINDOW",
+    "GENESIS_HASH",
+    "LEAGUE_SETTINGS",
+    "AnyUser",
+    "Awaiting",
+    "MatchError",
+    "Outcome",
+    "SweepReport",
+    "actors_for",
+    "add_fixture",
+    "adjudicate_blitz",
+    "answer",
+    "apply_default",
+    "awaiting",
+    "buy_inducements",
+    "chain_is_intact",
+    "choose_advancement",
+    "choose_mvp",
+    "close_match",
+    "create_league",
+    "create_match",
+    "declare",
+    "edit_post",
+    "end_match",
+    "expire_deadlines",
+    "expire_decisions",
+    "expire_sequence_deadlines",
+    "expire_turns",
+    "extend_deadline",
+    "fold",
+    "generate_round_robin",
+    "is_match_gm",
+    "join_league",
+    "load_state",
+    "lock_match",
+    "may_schedule",
+    "may_schedule_any",
+    "mvp_eligible",
+    "pause_match",
+    "pre_match_team",
+    "raise_dispute",
+    "replace_coach",
+    "reroll_winnings",
+    "resume_match",
+    "rule_on_dispute",
+    "save_preferences",
+    "schedule_match",
+    "send_deadline_warnings",
+    "set_deadline",
+    "set_standing_orders",
+    "start_fixture",
+    "sweep",
+    "take_vacation",
+    "transfer_petty_cash",
+    "unlock_match",
+    "update_league",
+    "vacation_days_left",
+    "write_post",
+]

@@ -1,0 +1,227 @@
+"""absences: what a coach leaves for when away: standing orders (questions answered in
+advance, such as rerolls and block dice) and vacations (deadlines pushed back)."""
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max, Q, Sum
+
+from matches.models import Decision, Match, Post, StandingOrders, Vacation
+from matches.services import buffer, core
+from matches.services.clocks import _warnings_already_due
+from matches.services.core import (
+    MatchError,
+    _insert,
+    _locked,
+    _new_post,
+    _touch,
+    actors_for,
+    coach_of,
+    load_state,
+)
+from rules.engine import MatchState, Pending, Resolution
+from teams.models import League
+
+# -- standing orders ------------------------------------------------------------------------------
+
+REROLL_ORDERS = {"dodge": "reroll_dodge", "pickup": "reroll_pickup", "gfi": "reroll_gfi"}
+BLOCK_DIE_ORDERS = {"pushed": (2, 3), "both_down": (4,)}
+
+
+def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
+    """The answer the addressee's standing orders give to the pending decision, if any."""
+    pending = resolution.pending
+    assert pending is not None
+    owner = coach_of(match, pending.to)
+    writes = buffer.current()
+    if writes is not None:
+        orders = writes.batch.orders.get((match.pk, owner))
+    else:
+        orders = StandingOrders.objects.filter(match=match, user_id=owner).first()
+    if orders is None:
+        return None
+    events = [event.data | {"type": event.type} for event in resolution.events]
+    if pending.kind == "reroll" and "team" in pending.options:
+        failed = next((e for e in reversed(events) if "purpose" in e), None)
+        field = REROLL_ORDERS.get(str(failed.get("purpose"))) if failed else None
+        if field is not None and getattr(orders, field):
+            return "team"
+    elif pending.kind == "reroll_approval" and orders.approve_rival_rerolls:
+        return "approve"
+    elif pending.kind == "block_die" and orders.block_die:
+        block = next((e for e in reversed(events) if e["type"] == "block"), None)
+        if block is None or block.get("chooser") != block.get("target"):
+            return None  # the order is the defender's: the attacker's own choice is asked
+        wanted = BLOCK_DIE_ORDERS.get(orders.block_die, ())
+        return next((face for face in pending.options if face in wanted), pending.default)
+    elif pending.kind == "intercept":
+        if orders.intercept == StandingOrders.Intercept.NEVER:
+            return "none"
+        if (
+            orders.intercept == StandingOrders.Intercept.ALWAYS
+            and orders.intercept_player in pending.options
+        ):
+            return orders.intercept_player
+    return None
+
+
+def _record_standing_answer(match: Match, state: MatchState, pending: Pending, choice: Any) -> None:
+    """The decision arose and was answered at once: a row that says so, and the thread's post."""
+    owner = coach_of(match, pending.to)
+    now = core.now()
+    _insert(
+        Decision(
+            match=match,
+            kind=pending.kind,
+            to=pending.to,
+            options=list(pending.options),
+            default=pending.default,
+            deadline_at=None,
+            answered_at=now,
+            answer=choice,
+            answered_by_id=owner,
+            answered_how=Decision.AnsweredBy.STANDING_ORDER,
+        )
+    )
+    _new_post(
+        match,
+        state,
+        kind=Post.Kind.DECISION,
+        author=User.objects.get(pk=owner),
+        actor=pending.to,
+        declaration={"kind": pending.kind, "choice": choice, "default": False},
+    )
+
+
+def set_standing_orders(match_id: int, user: User, **orders: Any) -> StandingOrders:
+    """A coach sets its own standing orders for a match (any field left out stays as it was)."""
+    fields = {
+        "reroll_dodge",
+        "reroll_pickup",
+        "reroll_gfi",
+        "approve_rival_rerolls",
+        "block_die",
+        "intercept",
+        "intercept_player",
+    }
+    unknown = set(orders) - fields
+    if unknown:
+        raise MatchError("malformed", f"Unknown standing orders: {sorted(unknown)}.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        mine = actors_for(match, user)
+        if not mine:
+            raise MatchError("not_in_match", "Only the match's coaches give standing orders.")
+        if orders.get("approve_rival_rerolls") and not any(a.endswith(":captain") for a in mine):
+            raise MatchError("not_captain", "Only a captain approves the rival's rerolls.")
+        if orders.get("block_die", "") not in StandingOrders.BlockDie.values:
+            raise MatchError("malformed", "Unknown block-die preference.")
+        if orders.get("intercept", "") not in StandingOrders.Intercept.values:
+            raise MatchError("malformed", "Unknown interception order.")
+        player = orders.get("intercept_player", "")
+        if orders.get("intercept") == StandingOrders.Intercept.ALWAYS and not player:
+            raise MatchError("malformed", "Name the player who always intercepts.")
+        if player and not _coaches_player(match, mine, player):
+            raise MatchError("not_your_player", f"{player} is not one of your players.")
+        current, _created = StandingOrders.objects.get_or_create(match=match, user_id=user.pk)
+        for name, value in orders.items():
+            setattr(current, name, value)
+        current.save()
+        return current
+
+
+def _coaches_player(match: Match, actors: list[str], player: str) -> bool:
+    facts = match.lineup.get(player)
+    if facts is None:
+        return False
+    team = "home" if player.startswith("h") else "away"
+    house = load_state(match).house_rules
+    return any(
+        actor.startswith(team + ":") and (not house or actor.endswith(":" + facts["side"]))
+        for actor in actors
+    )
+
+
+# -- vacations ------------------------------------------------------------------------------------
+
+
+def vacation_days_left(user: User, league: League, season: int) -> int:
+    used = Vacation.objects.filter(user_id=user.pk, league=league, season=season).aggregate(
+        days=Sum("days")
+    )["days"]
+    return max(league.vacation_days - (used or 0), 0)
+
+
+def take_vacation(
+    user: User, league: League, days: int, *, now: datetime | None = None
+) -> Vacation:
+    """A coach pauses its own deadlines in every match of the league for ``days`` days (at
+    most the league's allowance per season, a season being a calendar year). Each deadline
+    addressed to the coach moves back by the vacation's length; every such match is told."""
+    now = now or core.now()
+    if days <= 0:
+        raise MatchError("malformed", "A vacation lasts at least one day.")
+    with transaction.atomic():
+        matches = list(
+            Match.objects.select_for_update(of=("self",))
+            .select_related("home_team", "away_team", "league")
+            .filter(league=league, status=Match.Status.IN_PLAY)
+            .filter(
+                Q(home_team__captain_id=user.pk)
+                | Q(home_team__rival_id=user.pk)
+                | Q(away_team__captain_id=user.pk)
+                | Q(away_team__rival_id=user.pk)
+            )
+            .order_by("pk")
+        )
+        season = now.year
+        if days > vacation_days_left(user, league, season):
+            raise MatchError("no_vacation_left", "Not that many vacation days are left.")
+        running = Vacation.objects.filter(
+            user_id=user.pk, league=league, ends_at__gt=now
+        ).aggregate(until=Max("ends_at"))["until"]
+        starts = max(now, running) if running else now
+        length = timedelta(days=days)
+        vacation = Vacation.objects.create(
+            user_id=user.pk,
+            league=league,
+            season=season,
+            starts_at=starts,
+            ends_at=starts + length,
+            days=days,
+        )
+        for match in matches:
+            _push_back_deadlines(match, actors_for(match, user), length, now)
+            _new_post(
+                match,
+                load_state(match),
+                kind=Post.Kind.SYSTEM,
+                actor=actors_for(match, user)[0],
+                summary={
+                    "message": "vacation",
+                    "user": user.get_username(),
+                    "until": vacation.ends_at.isoformat(),
+                },
+            )
+            _touch(match)
+        return vacation
+
+
+def _push_back_deadlines(match: Match, mine: list[str], length: timedelta, now: datetime) -> None:
+    for decision in match.decisions.filter(
+        answered_at__isnull=True, contested_at__isnull=True, to__in=mine
+    ):
+        assert decision.deadline_at is not None
+        decision.deadline_at += length
+        decision.warnings_sent = _warnings_already_due(decision.deadline_at - now)
+        decision.save(update_fields=["deadline_at", "warnings_sent"])
+    active = match.state.get("active", "home")
+    if not any(actor.startswith(active + ":") for actor in mine):
+        return
+    if match.turn_deadline_at is not None:
+        match.turn_deadline_at += length
+        match.turn_warnings_sent = _warnings_already_due(match.turn_deadline_at - now)
+    elif match.turn_time_left is not None:
+        match.turn_time_left += length

@@ -1,0 +1,82 @@
+"""clocks: when a deadline falls, and the turn clock that runs, stops and stands.
+
+A deadline is pushed back past a coach's vacation; a deadline set close enough counts its
+warning as already sent; the turn clock stops while a decision is pending and stands while the
+GM pauses or locks the match.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db.models import F, Max
+from django.utils import timezone
+
+from matches.models import Match, Vacation
+from matches.services import buffer, core
+from matches.services.core import coach_of
+from rules.engine import MatchState
+
+DEFAULT_DECISION_HOURS = 12
+DEFAULT_TURN_HOURS = 48
+DEFAULT_CLAIM_WINDOW_HOURS = 6
+WARNINGS = ((2, timedelta(hours=2)), (1, timedelta(hours=24)))  # (stage, how long before)
+
+
+def _warnings_already_due(length: timedelta) -> int:
+    """A deadline set less than 24 h (2 h) away: the notice that announces it is the warning."""
+    return next((stage for stage, ahead in WARNINGS if length <= ahead), 0)
+
+
+def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta) -> datetime:
+    """``length`` from now, or from the end of the vacation of a coach it is addressed to."""
+    start = now
+    if match.league_id is not None:
+        users = [coach_of(match, actor) for actor in actors]
+        writes = buffer.current()
+        if writes is not None:
+            away_until = writes.batch.away_until(match.league_id, users, now)
+        else:
+            away_until = Vacation.objects.filter(
+                user_id__in=users, league_id=match.league_id, ends_at__gt=now
+            ).aggregate(until=Max("ends_at"))["until"]
+        if away_until is not None:
+            start = max(now, away_until)
+    return start + length
+
+
+def _start_turn_clock(match: Match, state: MatchState) -> None:
+    hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
+    now = core.now()
+    actors = [f"{state.active}:captain", f"{state.active}:rival"]
+    match.turn_deadline_at = _deadline(match, actors, now, timedelta(hours=hours))
+    match.turn_time_left = None
+    match.turn_warnings_sent = _warnings_already_due(match.turn_deadline_at - now)
+
+
+def _run_turn_clock(match: Match, *, paused: bool) -> None:
+    """The active team's clock stops while a decision is pending and goes on from where it
+    stopped once none is."""
+    now = core.now()
+    if paused and match.turn_deadline_at is not None:
+        match.turn_time_left = max(match.turn_deadline_at - now, timedelta(0))
+        match.turn_deadline_at = None
+    elif not paused and match.turn_time_left is not None:
+        match.turn_deadline_at = now + match.turn_time_left
+        match.turn_time_left = None
+
+
+def _stop_clocks(match: Match) -> None:
+    if not match.paused and not match.locked:
+        match.clock_stopped_at = timezone.now()
+
+
+def _restart_clocks(match: Match) -> None:
+    """Once neither paused nor locked: every deadline moves on by the time the clocks stood."""
+    if match.paused or match.locked or match.clock_stopped_at is None:
+        return
+    stood = timezone.now() - match.clock_stopped_at
+    match.clock_stopped_at = None
+    if match.turn_deadline_at is not None:
+        match.turn_deadline_at += stood
+    match.decisions.filter(answered_at__isnull=True, deadline_at__isnull=False).update(
+        deadline_at=F("deadline_at") + stood
+    )

@@ -1,0 +1,331 @@
+"""core: what every write of a match shares.
+
+The errors and outcomes the services answer with; the services' clock and the match's two dice
+streams (``now``, ``dice_for``, ``sequence_dice``: the seams tests replace, so every module
+calls them through this module); locking the match row; the idempotency and state checks of a
+request; new posts; appending events to the match's hash chain; folding the record back into a
+state. In a batch of the sweep the writes here go to ``buffer`` instead of the database.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection, models
+from django.utils import timezone
+
+from matches import folding
+from matches.markup import render_markdown
+from matches.models import Decision, Match, MatchEvent, Post
+from matches.services import buffer
+from rules.engine import Dice, FairDice, IllegalAction, MatchState
+
+GENESIS_HASH = "0" * 64
+SYSTEM_ACTOR = "home:captain"  # start_match may be posted by any coach; the server does it
+IDEMPOTENCY_KEY_LENGTH = 64  # Post.idempotency_key
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+class MatchError(Exception):
+    """A refused request: nothing was changed. ``code`` is stable, ``message`` readable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Outcome:
+    post: Post
+    decision: Decision | None
+    replayed: bool = False
+
+
+def now() -> datetime:
+    """The services' clock (tests move it forward to travel in time)."""
+    return timezone.now()
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def actors_for(match: Match, user: AnyUser) -> list[str]:
+    """The TEAM:SIDE strings this user coaches in the match (none for a spectator)."""
+    actors: list[str] = []
+    for key, team in (("home", match.home_team), ("away", match.away_team)):
+        for side in ("captain", "rival"):
+            substitute = match.substitutes.get(f"{key}:{side}")
+            if substitute is not None:
+                if user.is_authenticated and user.pk == substitute:
+                    actors.append(f"{key}:{side}")
+            elif team.controls(user, side):
+                actors.append(f"{key}:{side}")
+    return actors
+
+
+def _pk(user: AnyUser) -> int:
+    """The id of a user already known to be logged in."""
+    assert user.pk is not None
+    return int(user.pk)
+
+
+def is_match_gm(match: Match, user: AnyUser) -> bool:
+    return user.is_authenticated and user.pk == match.gm_id
+
+
+def load_state(match: Match) -> MatchState:
+    return MatchState.from_json(match.state)
+
+
+def dice_for(match: Match) -> FairDice:
+    return FairDice(bytes.fromhex(match.dice_seed), str(match.pk))
+
+
+def sequence_dice(match: Match) -> Dice:
+    """The stream of the sequence's own rolls (winnings, fan factor, improvement rolls,
+    defaults), apart from the engine's; published with the seed like every other roll."""
+    return FairDice(bytes.fromhex(match.dice_seed), f"{match.pk}:sequence")
+
+
+# -- folding the record ----------------------------------------------------------------------------
+
+
+def fold(match: Match) -> MatchState:
+    """The state rebuilt from the events alone: the first state, then every declaration
+    resolved again with its answers from the same dice stream, and every GM ruling applied.
+    Events a rewind undid stay in the record and are skipped."""
+    state = folding.fold(list(match.events.order_by("number")), dice_for(match))
+    if state is None:
+        raise MatchError("no_record", "The match has no record to fold.")
+    return state
+
+
+def chain_is_intact(match: Match) -> bool:
+    prev = GENESIS_HASH
+    for event in match.events.order_by("number"):
+        expected = MatchEvent.chain_hash(prev, event.number, event.type, event.data)
+        if event.prev_hash != prev or event.hash != expected:
+            return False
+        prev = event.hash
+    return True
+
+
+# -- internals -------------------------------------------------------------------------------------
+
+
+def _locked(match_id: int) -> Match:
+    # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
+    # league, and locking the teams too would make a team's matches wait for each other.
+    try:
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("home_team", "away_team", "league")
+            .get(pk=match_id)
+        )
+    except Match.DoesNotExist:
+        raise MatchError("no_match", "There is no such match.") from None
+
+
+def _locked_unless_busy(match_id: int) -> Match | None:
+    """The match row FOR UPDATE SKIP LOCKED: None when another transaction holds it (a coach
+    posting, another sweep); the next sweep tries again."""
+    return (
+        Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("home_team", "away_team", "league")
+        .filter(pk=match_id)
+        .first()
+    )
+
+
+def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
+    if len(key) > IDEMPOTENCY_KEY_LENGTH:
+        raise MatchError(
+            "malformed", f"An idempotency key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
+        )
+    if not key or not user.is_authenticated:
+        return None
+    post = Post.objects.filter(match=match, author_id=user.pk, idempotency_key=key).first()
+    if post is None:
+        return None
+    return Outcome(post, match.decisions.filter(answered_at__isnull=True).first(), True)
+
+
+def _require_version(match: Match, version: int | None) -> None:
+    if version is not None and version != match.version:
+        raise MatchError(
+            "version_conflict", f"The match is at version {match.version}, not {version}."
+        )
+
+
+def _require_in_play(match: Match) -> None:
+    if match.status != Match.Status.IN_PLAY:
+        raise MatchError("not_in_play", "The match is not in play.")
+    if match.locked:
+        raise MatchError("locked", "The GM locked the match while a dispute is settled.")
+    if match.paused:
+        raise MatchError("paused", "The GM paused the match.")
+
+
+def _refuse_if_illegal(problem: IllegalAction | None) -> None:
+    if problem is not None:
+        raise MatchError(problem.code, problem.message)
+
+
+def _touch(match: Match) -> None:
+    match.version += 1
+    writes = buffer.current()
+    if writes is not None:
+        writes.touched = True
+    else:
+        match.save()
+
+
+def _insert[Row: models.Model](row: Row) -> Row:
+    """A new row: saved now, or kept for the bulk insert of the sweep's batch."""
+    writes = buffer.current()
+    if writes is not None:
+        writes.insert(row)
+    else:
+        row.save(force_insert=True)
+    return row
+
+
+def _new_post(
+    match: Match,
+    state: MatchState,
+    *,
+    kind: str,
+    author: AnyUser | None = None,
+    actor: str = "",
+    declaration: dict[str, Any] | None = None,
+    text: str = "",
+    summary: dict[str, Any] | None = None,
+    idempotency_key: str = "",
+) -> Post:
+    heads = _heads(match)
+    post = _insert(
+        Post(
+            match=match,
+            number=heads.post + 1,
+            kind=kind,
+            author_id=author.pk if author is not None and author.is_authenticated else None,
+            actor=actor,
+            half=state.half,
+            turn=state.turn.get(state.active, 0),
+            team=state.active,
+            declaration=declaration,
+            text=text,
+            html=render_markdown(text) if text else "",
+            summary=summary or {},
+            idempotency_key=idempotency_key if author is not None else "",
+        )
+    )
+    heads.post = post.number
+    return post
+
+
+@dataclass
+class _Heads:
+    """The last post number and the last event (number, hash) of a match, read once per
+    write once the match is locked, and moved on in memory as posts and events are added."""
+
+    post: int
+    event: int
+    hash: str
+
+
+def _heads(match: Match) -> _Heads:
+    heads: _Heads | None = getattr(match, "_heads", None)
+    if heads is None:
+        # Plain SQL: the ORM spent longer building this query than the database running it.
+        posts, events = Post._meta.db_table, MatchEvent._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT (SELECT MAX(number) FROM {posts} WHERE match_id = %s),"
+                f" (SELECT MAX(number) FROM {events} WHERE match_id = %s),"
+                f" (SELECT hash FROM {events} WHERE match_id = %s ORDER BY number DESC LIMIT 1)",
+                [match.pk] * 3,
+            )
+            post, event, hash = cursor.fetchone()
+        heads = _Heads(post or 0, event or 0, hash or GENESIS_HASH)
+        match._heads = heads  # type: ignore[attr-defined]
+    return heads
+
+
+def _append_event(
+    match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
+) -> MatchEvent:
+    [event] = MatchEvent.objects.bulk_create(_event_rows(match, state, [(type, data)], post))
+    return event
+
+
+def _append_events(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> None:
+    """A declaration's events at the end of the match's hash chain, in one insert (in a batch
+    of the sweep, in the batch's: as plain rows, the bulk of what it writes)."""
+    writes = buffer.current()
+    if writes is None:
+        MatchEvent.objects.bulk_create(_event_rows(match, state, events, post))
+        return
+    half, turn = state.half, state.turn.get(state.active, 0)
+    writes.events.extend(
+        {
+            "match": match.pk,
+            "number": number,
+            "type": type,
+            "data": data,
+            "half": half,
+            "turn": turn,
+            "post": post,
+            "prev_hash": prev,
+            "hash": digest,
+        }
+        for number, type, data, prev, digest in _chained(match, events)
+    )
+
+
+def _event_rows(
+    match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
+) -> list[MatchEvent]:
+    half, turn = state.half, state.turn.get(state.active, 0)
+    return [
+        MatchEvent(
+            match=match,
+            number=number,
+            type=type,
+            data=data,
+            half=half,
+            turn=turn,
+            post=post,
+            prev_hash=prev,
+            hash=digest,
+        )
+        for number, type, data, prev, digest in _chained(match, events)
+    ]
+
+
+def _chained(
+    match: Match, events: list[tuple[str, dict[str, Any]]]
+) -> list[tuple[int, str, dict[str, Any], str, str]]:
+    """(number, type, data, previous hash, hash) of each event, next in the match's chain."""
+    heads = _heads(match)
+    chained = []
+    for type, data in events:
+        number = heads.event + 1
+        digest = MatchEvent.chain_hash(heads.hash, number, type, data)
+        chained.append((number, type, data, heads.hash, digest))
+        heads.event, heads.hash = number, digest
+    return chained
+
+
+def coach_of(match: Match, actor: str) -> int:
+    """The user id of a TEAM:SIDE's coach (the captain holds the rival's side until a rival
+    joins)."""
+    team_key, _sep, side = actor.partition(":")
+    team = match.home_team if team_key == "home" else match.away_team
+    if side == "captain" or team.rival_id is None:
+        return team.captain_id
+    return team.rival_id

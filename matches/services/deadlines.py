@@ -1,0 +1,415 @@
+"""deadlines: the beat sweep that applies expired deadlines, and the warnings before them.
+
+Every deadline is a column: ``Match.turn_deadline_at`` (the active team's clock) and
+``Decision.deadline_at`` (an open question). The beat sweep finds the expired ones through
+their indexes and applies them in batches of up to SWEEP_BATCH matches, one transaction each,
+holding the match rows FOR UPDATE SKIP LOCKED: a match another transaction holds is left to
+the next sweep, and each deadline is checked again under the lock, so two sweeps at once never
+apply one deadline twice, and a sweep that dies rolls its batch back whole. ``buffer`` keeps a
+batch's rows and writes them in bulk; a match it cannot buffer, or one that fails there, is
+applied alone in a savepoint, and a match that fails alone too is logged and left for the next
+sweep without holding the others back. The steps of the pre- and post-match sequences have
+deadlines too, applied here with their defaults.
+"""
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import DatabaseError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches import economy
+from matches.models import Decision, Match, Post, Sequence
+from matches.services import buffer, core, jobs
+from matches.services.clocks import WARNINGS, _run_turn_clock
+from matches.services.core import (
+    GENESIS_HASH,
+    _Heads,
+    _locked,
+    _locked_unless_busy,
+    _new_post,
+    _touch,
+    load_state,
+)
+from matches.services.play import _default_decision, _settle
+from matches.services.postmatch import (
+    _decide_reroll,
+    _give_awards,
+    _maybe_settle_awards,
+    _take_advancement,
+    mvp_eligible,
+)
+from matches.services.prematch import _after_petty_cash, _record_inducements, pre_match_team
+from matches.services.sequence import _drawn, _records, _roll, _sequence, _step_post, _team
+from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
+
+log = logging.getLogger(__name__)
+
+# Matches per transaction: larger batches save little more, and hold their rows locked longer
+# (a coach posting in one of them waits for the batch, a tenth of a second or so).
+SWEEP_BATCH = 100
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    decisions: int = 0
+    turns: int = 0
+    warnings: int = 0
+
+    @property
+    def applied(self) -> int:
+        return self.decisions + self.turns
+
+
+@dataclass
+class _Due:
+    """One match's expired deadlines: its open decisions, then (``turn``) its team turn, whose
+    clock a default may also have restarted."""
+
+    decisions: list[int]
+    turn: bool
+
+
+def sweep(now: datetime | None = None, limit: int = 1000) -> SweepReport:
+    """What the beat runs every 30 seconds: expired deadlines, then the 24 h and 2 h warnings."""
+    now = now or core.now()
+    decisions, turns = _expire(now, limit, decisions=True, turns=True)
+    return SweepReport(decisions, turns, send_deadline_warnings(now, limit))
+
+
+def expire_deadlines(now: datetime | None = None, limit: int = 1000) -> int:
+    """Apply every deadline that has passed, each exactly once; returns how many were applied."""
+    return sum(_expire(now or core.now(), limit, decisions=True, turns=True))
+
+
+def expire_decisions(now: datetime, limit: int = 1000) -> int:
+    return _expire(now, limit, decisions=True, turns=False)[0]
+
+
+def expire_turns(now: datetime, limit: int = 1000) -> int:
+    return _expire(now, limit, decisions=False, turns=True)[1]
+
+
+def _expire(now: datetime, limit: int, *, decisions: bool, turns: bool) -> tuple[int, int]:
+    """(decisions, turns) applied: up to ``limit`` of each kind, the earliest first."""
+    due: dict[int, _Due] = {}
+    if decisions:
+        for decision_id, match_id in (
+            Decision.objects.filter(answered_at__isnull=True, deadline_at__lte=now)
+            .exclude(Q(match__paused=True) | Q(match__locked=True))  # the GM holds the clock
+            .order_by("deadline_at")
+            .values_list("pk", "match_id")[:limit]
+        ):
+            due.setdefault(match_id, _Due([], turns)).decisions.append(decision_id)
+    if turns:
+        for match_id in (
+            Match.objects.filter(
+                turn_deadline_at__lte=now, status=Match.Status.IN_PLAY, paused=False, locked=False
+            )
+            .order_by("turn_deadline_at")
+            .values_list("pk", flat=True)[:limit]
+        ):
+            due.setdefault(match_id, _Due([], True)).turn = True
+    matches = list(due.items())
+    return _add(
+        _expire_batch(matches[start : start + SWEEP_BATCH], now)
+        for start in range(0, len(matches), SWEEP_BATCH)
+    )
+
+
+def _expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+    try:
+        with transaction.atomic():
+            return _expire_together(matches, now)
+    except DatabaseError:
+        log.warning(
+            "a batch of %d matches' deadlines failed; applying them one by one",
+            len(matches),
+            exc_info=True,
+        )
+        return _add(_expire_alone(match_id, due, now) for match_id, due in matches)
+
+
+def _expire_together(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+    """One transaction: the batch's match rows locked at once, their deadlines applied in
+    memory, and everything they wrote inserted and updated in bulk."""
+    claimed = list(
+        Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("home_team", "away_team", "league")
+        .filter(pk__in=[match_id for match_id, _due in matches])
+    )
+    batch = buffer.Batch(claimed, core.now())
+    for row in claimed:
+        post, event, hash = batch.heads[row.pk]
+        row._heads = _Heads(post, event, hash or GENESIS_HASH)  # type: ignore[attr-defined]
+    counts = []
+    for match_id, due in matches:
+        match = batch.matches.get(match_id)
+        if match is None:
+            continue  # another transaction holds it: the next sweep tries again
+        try:
+            with batch.buffering(match):
+                counts.append(_apply_due(match, due, now))
+        except SoftTimeLimitExceeded:
+            raise
+        except Exception as error:
+            if not isinstance(error, buffer.Unbuffered):
+                log.warning(
+                    "match %s failed in a batch; applying it alone", match_id, exc_info=True
+                )
+            counts.append(_expire_alone(match_id, due, now))
+    queued = batch.flush()
+    if queued:
+        jobs.enqueue_on_commit(jobs.ENQUEUE_ALL, queued)  # one message for the whole batch
+    return _add(counts)
+
+
+def _apply_due(match: Match, due: _Due, now: datetime) -> tuple[int, int]:
+    decisions = sum(_default_if_due(match, decision_id, now) for decision_id in due.decisions)
+    return decisions, _end_turn_if_due(match, now) if due.turn else 0
+
+
+def _expire_alone(match_id: int, due: _Due, now: datetime) -> tuple[int, int]:
+    """One match's deadlines, each in its own transaction (a savepoint inside a batch)."""
+    decisions = turns = 0
+    try:
+        for decision_id in due.decisions:
+            decisions += _expire_decision(match_id, decision_id, now)
+        if due.turn:
+            turns = _expire_turn(match_id, now)
+    except SoftTimeLimitExceeded:
+        raise
+    except Exception:
+        log.exception("the deadlines of match %s could not be applied", match_id)
+    return decisions, turns
+
+
+def _add(counts: Iterable[tuple[int, int]]) -> tuple[int, int]:
+    decisions = turns = 0
+    for d, t in counts:
+        decisions, turns = decisions + d, turns + t
+    return decisions, turns
+
+
+def _expire_decision(match_id: int, decision_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        match = _locked_unless_busy(match_id)
+        return 0 if match is None else _default_if_due(match, decision_id, now)
+
+
+def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
+    """The decision takes its default, if it is still open and its deadline has passed (the
+    match is locked)."""
+    if match.status != Match.Status.IN_PLAY:
+        return 0
+    writes = buffer.current()
+    if writes is not None:
+        decision = next(
+            (
+                d
+                for d in writes.open
+                if d.pk == decision_id
+                and d.answered_at is None
+                and d.deadline_at is not None
+                and d.deadline_at <= now
+            ),
+            None,
+        )
+    else:
+        decision = (
+            Decision.objects.select_for_update()
+            .filter(pk=decision_id, match=match, answered_at__isnull=True, deadline_at__lte=now)
+            .first()
+        )
+    if decision is None:
+        return 0
+    _default_decision(match, decision)
+    return 1
+
+
+# -- deadlines of the sequence --------------------------------------------------------------------
+
+
+def expire_sequence_deadlines(now: Any = None) -> int:
+    """Apply the default of every sequence step whose deadline passed: no petty cash, no
+    inducements, the winnings die kept, random eligible MVPs (from the sequence's dice), a
+    random normal skill for an improvement. Returns how many steps were applied."""
+    now = now or timezone.now()
+    applied = 0
+    due = list(Sequence.objects.filter(deadline_at__lte=now).values_list("match_id", flat=True))
+    for match_id in due:
+        with transaction.atomic():
+            match = _locked(match_id)
+            seq = _sequence(match)
+            if seq.deadline_at is None or seq.deadline_at > now:
+                continue
+            applied += _apply_step_default(match, seq, now)
+            _touch(match)
+    return applied
+
+
+def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
+    if seq.step in (Sequence.Step.PETTY_CASH_FAVOURITE, Sequence.Step.PETTY_CASH_UNDERDOG):
+        key = pre_match_team(seq, petty=True)
+        record = _records(match)[key]
+        for side in ("captain", "rival"):
+            if getattr(record, f"petty_cash_{side}") is None:
+                setattr(record, f"petty_cash_{side}", 0)
+                record.save(update_fields=[f"petty_cash_{side}"])
+                _step_post(match, "petty_cash", team=key, side=side, amount=0, default=True)
+        _after_petty_cash(match, seq, by_default=True)
+        return 1
+    if seq.step in (Sequence.Step.INDUCEMENTS_FAVOURITE, Sequence.Step.INDUCEMENTS_UNDERDOG):
+        key = pre_match_team(seq, petty=False)
+        team = _team(match, key)
+        _record_inducements(match, seq, team, _records(match)[key], economy.Order(), author=None)
+        return 1
+    if seq.step == Sequence.Step.AWARDS:
+        for key, record in _records(match).items():
+            if record.winnings_reroll is None:
+                _decide_reroll(match, seq, record, False, author=None)
+            if not record.mvp_chosen:
+                eligible = mvp_eligible(match, key)
+                first = _roll(match, seq, sides=len(eligible))
+                mje = eligible[first.faces[0] - 1]
+                rest = [pid for pid in eligible if pid != mje] or [mje]
+                second = _roll(match, seq, sides=len(rest))
+                pje = rest[second.faces[0] - 1]
+                _give_awards(match, record, mje, pje, author=None, drawn=_drawn(first, second))
+        seq.save()
+        _maybe_settle_awards(match, seq)
+        return 1
+    if seq.step == Sequence.Step.ADVANCEMENT:
+        count = 0
+        for adv in match.advancements.select_related("player").filter(
+            chosen_at__isnull=True, deadline_at__lte=now
+        ):
+            candidates = [o for o in adv.options if not o.startswith("+")] or adv.options
+            draw = _roll(match, seq, sides=len(candidates))
+            pick = candidates[draw.faces[0] - 1]
+            _take_advancement(match, seq, adv, adv.player, pick, author=None, drawn=_drawn(draw))
+            count += 1
+        seq.save()
+        return count
+    seq.deadline_at = None
+    seq.save()
+    return 0
+
+
+def _expire_turn(match_id: int, now: datetime) -> int:
+    with transaction.atomic():
+        match = _locked_unless_busy(match_id)
+        return 0 if match is None else _end_turn_if_due(match, now)
+
+
+def _end_turn_if_due(match: Match, now: datetime) -> int:
+    """The missed team turn ends, if its deadline has passed (the match is locked)."""
+    if (
+        match.status != Match.Status.IN_PLAY
+        or match.paused
+        or match.locked
+        or match.turn_deadline_at is None
+        or match.turn_deadline_at > now
+    ):
+        return 0
+    state = load_state(match)
+    if state.pending is not None:  # the clock should have been paused: pause it now
+        _run_turn_clock(match, paused=True)
+        _touch(match)
+        return 0
+    team = state.active
+    ends = _missed_turn_ends(state)
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={
+            "message": "deadline_passed",
+            "deadline": "turn",
+            "team": team,
+            "phase": state.phase,
+            "sides": [actor.split(":")[1] for actor, _decl in ends],
+            "gm_needed": not ends,
+        },
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    for number, (actor, decl) in enumerate(ends):
+        if number:
+            state = load_state(match)  # as the side before ended it
+        if legal(state, actor, decl) is not None:
+            continue
+        resolution = resolve(state, actor, decl, (), core.dice_for(match))
+        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+            break
+    _touch(match)
+    absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
+    jobs.notify_on_commit(
+        "applied",
+        match,
+        absent,
+        f"turn:{post.half}:{team}:{post.turn}:{post.number}",
+        what="turn",
+    )
+    return 1
+
+
+def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
+    """A missed team turn ends: each side that has not ended it declares end_turn, so its
+    players who have not acted do nothing. Outside the team turns (set-up, kick-off) there is
+    no default the engine offers: the system post asks the GM to step in."""
+    rs = ruleset_for(state)
+    team = state.active
+    end = Declaration(None, "end_turn")
+    return [
+        (f"{team}:{side}", end)
+        for side in rs.sides()
+        if side not in state.teams[team].ended and legal(state, f"{team}:{side}", end) is None
+    ]
+
+
+def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> int:
+    """The 24-hour and 2-hour notices, each sent once per deadline (compare-and-set on the
+    row's warning stage; the notice's unique key guards the e-mail itself)."""
+    now = now or core.now()
+    sent = 0
+    for stage, ahead in WARNINGS:
+        decisions = Decision.objects.filter(
+            answered_at__isnull=True,
+            contested_at__isnull=True,
+            deadline_at__gt=now,
+            deadline_at__lte=now + ahead,
+            warnings_sent__lt=stage,
+        ).values_list("pk", "match_id", "to")[:limit]
+        for pk, match_id, to in decisions:
+            with transaction.atomic():
+                if Decision.objects.filter(pk=pk, warnings_sent__lt=stage).update(
+                    warnings_sent=stage
+                ):
+                    jobs.enqueue_on_commit(
+                        jobs.NOTIFY, "warning", match_id, [to], f"decision:{pk}:{stage}", {}
+                    )
+                    sent += 1
+        turns = Match.objects.filter(
+            status=Match.Status.IN_PLAY,
+            turn_deadline_at__gt=now,
+            turn_deadline_at__lte=now + ahead,
+            turn_warnings_sent__lt=stage,
+        ).values_list("pk", "state")[:limit]
+        for match_id, state_json in turns:
+            active = state_json.get("active", "home")
+            turn = state_json.get("turn", {}).get(active, 0)
+            with transaction.atomic():
+                if Match.objects.filter(pk=match_id, turn_warnings_sent__lt=stage).update(
+                    turn_warnings_sent=stage
+                ):
+                    key = f"turn:{state_json.get('half', 1)}:{active}:{turn}:{stage}"
+                    actors = [f"{active}:captain", f"{active}:rival"]
+                    jobs.enqueue_on_commit(jobs.NOTIFY, "warning", match_id, actors, key, {})
+                    sent += 1
+    return sent

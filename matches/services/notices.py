@@ -1,0 +1,72 @@
+"""notices: the coach's side of notifications: the mentions a post queues, the notification
+preferences, and what awaits a coach across its matches."""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Q
+
+from matches.mentions import mentioned
+from matches.models import CoachPreferences, Decision, Match, Post
+from matches.services import core, jobs
+from matches.services.core import AnyUser, actors_for
+
+
+def _notify_mentions(match: Match, post: Post) -> None:
+    if post.text and mentioned(match, post.text):
+        jobs.enqueue_on_commit(jobs.NOTIFY_MENTIONS, post)
+
+
+def save_preferences(user: User, **preferences: Any) -> CoachPreferences:
+    current, _created = CoachPreferences.objects.get_or_create(user_id=user.pk)
+    for name, value in preferences.items():
+        setattr(current, name, value)
+    current.full_clean(exclude=["user"])
+    current.save()
+    return current
+
+
+# -- what awaits a coach --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    match: Match
+    what: str  # "decision" or "turn"
+    deadline_at: datetime | None
+    decision: Decision | None = None
+
+
+def awaiting(user: AnyUser) -> list[Awaiting]:
+    """Every match where something awaits this coach, the soonest deadline first."""
+    if not user.is_authenticated:
+        return []
+    matches = (
+        Match.objects.select_related("home_team", "away_team", "league")
+        .filter(status=Match.Status.IN_PLAY)
+        .filter(
+            Q(home_team__captain_id=user.pk)
+            | Q(home_team__rival_id=user.pk)
+            | Q(away_team__captain_id=user.pk)
+            | Q(away_team__rival_id=user.pk)
+        )
+    )
+    open_decisions = {
+        d.match_id: d for d in Decision.objects.filter(answered_at__isnull=True, match__in=matches)
+    }
+    found: list[Awaiting] = []
+    for match in matches:
+        mine = actors_for(match, user)
+        decision = open_decisions.get(match.pk)
+        if decision is not None:
+            if decision.to in mine and decision.contested_at is None:
+                found.append(Awaiting(match, "decision", decision.deadline_at, decision))
+            continue
+        active = match.state.get("active", "home")
+        ended = match.state.get("teams", {}).get(active, {}).get("ended", [])
+        if any(a.startswith(active + ":") and a.split(":")[1] not in ended for a in mine):
+            found.append(Awaiting(match, "turn", match.turn_deadline_at))
+    far = core.now() + timedelta(days=3650)
+    return sorted(found, key=lambda item: (item.deadline_at or far, item.match.pk))

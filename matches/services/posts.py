@@ -1,0 +1,102 @@
+"""posts: what coaches and the GM write in a match's thread (posts, edits), and the GM
+closing a finished match."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.markup import render_markdown
+from matches.models import Match, Post
+from matches.services.core import (
+    AnyUser,
+    MatchError,
+    _already_done,
+    _locked,
+    _new_post,
+    _touch,
+    actors_for,
+    is_match_gm,
+    load_state,
+)
+from matches.services.notices import _notify_mentions
+
+EDIT_WINDOW = timedelta(minutes=15)
+
+
+def write_post(
+    match_id: int, user: AnyUser, *, kind: str, text: str, idempotency_key: str = ""
+) -> Post:
+    """In-character or out-of-character text in the thread, by a coach or the match's GM."""
+    if kind not in (Post.Kind.IN_CHARACTER, Post.Kind.OUT_OF_CHARACTER):
+        raise MatchError("malformed", "A post is in character or out of character.")
+    if not text.strip():
+        raise MatchError("empty", "The post is empty.")
+    with transaction.atomic():
+        match = _locked(match_id)
+        replay = _already_done(match, user, idempotency_key)
+        if replay is not None:
+            return replay.post
+        if not actors_for(match, user) and not is_match_gm(match, user):
+            raise MatchError("not_in_match", "Only the match's coaches and GM write here.")
+        actors = actors_for(match, user)
+        post = _new_post(
+            match,
+            load_state(match),
+            kind=kind,
+            author=user,
+            actor=actors[0] if actors else "",
+            text=text,
+            idempotency_key=idempotency_key,
+        )
+        _touch(match)
+        _notify_mentions(match, post)
+        return post
+
+
+def edit_post(post_id: int, user: AnyUser, *, text: str) -> Post:
+    """The author corrects the text of a post within the edit window; never a declaration,
+    an answer or a roll. The first text is kept in the summary and the post shows "edited"."""
+    if not text.strip():
+        raise MatchError("empty", "The post is empty.")
+    with transaction.atomic():
+        post = Post.objects.select_for_update().filter(pk=post_id).first()
+        if post is None:
+            raise MatchError("no_post", "There is no such post.")
+        match = _locked(post.match_id)
+        if not user.is_authenticated or post.author_id != user.pk:
+            raise MatchError("not_author", "Only the author edits a post.")
+        if post.kind in (Post.Kind.SYSTEM, Post.Kind.DECISION):
+            raise MatchError("not_editable", "This post has no text to edit.")
+        if timezone.now() - post.created_at > EDIT_WINDOW:
+            raise MatchError("edit_window", "The time to edit this post is over.")
+        post.summary = {
+            **post.summary,
+            "original": post.summary.get("original", post.text),
+            "edited_at": timezone.now().isoformat(),
+        }
+        post.text = text
+        post.html = render_markdown(text)
+        post.save(update_fields=["summary", "text", "html"])
+        _touch(match)
+        return post
+
+
+def close_match(match_id: int, user: AnyUser) -> Match:
+    """The GM closes a match after the final whistle; from then on its dice seed is public."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if not is_match_gm(match, user):
+            raise MatchError("not_gm", "Only the match's game master closes it.")
+        if match.status != Match.Status.POST_MATCH:
+            raise MatchError("not_over", "The match is not over.")
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        _new_post(
+            match,
+            load_state(match),
+            kind=Post.Kind.SYSTEM,
+            summary={"message": "closed", "seed": match.dice_seed},
+        )
+        _touch(match)
+        return match
