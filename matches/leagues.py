@@ -254,7 +254,12 @@ def season(league: Any) -> Season:
             total.completions += line.completions
             total.interceptions += line.interceptions
     points = Points(league.points_win, league.points_draw, league.points_loss)
-    table = standings(league.teams.order_by("name", "pk"), results.values(), points)
+    counted_results = list(results.values())
+    if league.live_matches_count:
+        from matches.live.standings import live_results
+
+        counted_results += live_results(league)
+    table = standings(league.teams.order_by("name", "pk"), counted_results, points)
     people = Player.objects.select_related("team").in_bulk(list(lines))
     return Season(
         table,

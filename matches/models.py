@@ -571,3 +571,8 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} by {self.gm}"
+
+
+# The 3-LIVE-BB companion's models live in their own package; importing them here registers
+# them with the matches app.
+from matches.live.models import LiveEvent, LiveMatch  # noqa: E402, F401

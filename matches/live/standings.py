@@ -1,0 +1,28 @@
+"""A league's finished live matches as results for its standings (when the league says they
+count). A casualty in a live match: an opponent left critically injured or dead at the end."""
+
+from typing import Any
+
+from matches.leagues import Result
+from matches.live.models import LiveMatch
+
+
+def live_results(league: Any) -> list[Result]:
+    finished = LiveMatch.objects.filter(
+        league=league, status=LiveMatch.Status.FINISHED
+    ).select_related("home_team", "away_team")
+    results = []
+    for match in finished:
+        outcome = match.state["result"]
+        results.append(
+            Result(
+                match.home_team,
+                match.away_team,
+                outcome["score"]["home"],
+                outcome["score"]["away"],
+                outcome["winner"],
+                outcome["casualties"]["home"],
+                outcome["casualties"]["away"],
+            )
+        )
+    return results
