@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 PHASES = {
     "kickoff": gettext_lazy("Kick-off"),
@@ -82,7 +82,7 @@ def describe(event_type: str, data: dict[str, Any], state: dict[str, Any]) -> st
             "side": SIDES[data["kicking"]],
         }
     if event_type == "phase":
-        return _("Round %(round)s: %(phase)s") % {**data, "phase": PHASES[data["phase"]]}
+        return pgettext("live game", "Round %(round)s: %(phase)s") % {**data, "phase": PHASES[data["phase"]]}
     if event_type == "challenge":
         names = ", ".join(name(state, p) for p in data["attackers"])
         return _("Challenge %(n)s, %(purpose)s: %(attackers)s against %(defender)s") % {
