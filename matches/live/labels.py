@@ -82,7 +82,10 @@ def describe(event_type: str, data: dict[str, Any], state: dict[str, Any]) -> st
             "side": SIDES[data["kicking"]],
         }
     if event_type == "phase":
-        return pgettext("live game", "Round %(round)s: %(phase)s") % {**data, "phase": PHASES[data["phase"]]}
+        return pgettext("live game", "Round %(round)s: %(phase)s") % {
+            **data,
+            "phase": PHASES[data["phase"]],
+        }
     if event_type == "challenge":
         names = ", ".join(name(state, p) for p in data["attackers"])
         return _("Challenge %(n)s, %(purpose)s: %(attackers)s against %(defender)s") % {
