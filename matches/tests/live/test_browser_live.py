@@ -5,7 +5,7 @@ players throw on their own phones without seeing each other's throw before both 
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from matches.live.models import LiveMatch
@@ -13,11 +13,11 @@ from teams.models import Team
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-browser-passphrase"
-PHONE = {"width": 390, "height": 844}
+PHONE = ViewportSize(width=390, height=844)
 LATER = 12_000  # ms: a phone catches up by polling
 
 
-def _referee(browser: Browser, server: LiveServer, gm: User, league_id: int) -> Page:
+def _referee(browser: Browser, server: LiveServer, gm: User, league_id: int | None) -> Page:
     gm.set_password(PASSWORD)
     gm.save()
     page = browser.new_context(viewport=PHONE).new_page()

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def live(teams: tuple[Team, Team], gm: User) -> LiveMatch:
     home, away = teams
+    assert home.league is not None
     match = services.start_live_match(gm, home.league, home, away)
     return services.do_kick_off(match.pk, gm, "away")
 
@@ -26,6 +27,7 @@ def _cond(match: LiveMatch, pid: str) -> str:
 
 
 def _phase(match: LiveMatch, gm: User, phase: str) -> None:
+    match.refresh_from_db()
     while match.state["phase"] != phase:
         match = services.do_next_phase(match.pk, gm)
 
@@ -34,6 +36,7 @@ def test_only_the_leagues_gm_starts_a_live_match(
     teams: tuple[Team, Team], cast: dict[str, User]
 ) -> None:
     home, away = teams
+    assert home.league is not None
     with pytest.raises(LiveError, match="game master"):
         services.start_live_match(cast["alice"], home.league, home, away)
 
@@ -157,9 +160,83 @@ def test_a_finished_live_match_counts_in_the_standings_when_the_league_says_so(
     services.do_touchdown(live.pk, gm, "a4")
     services.do_finish(live.pk, gm)
     league = teams[0].league
+    assert league is not None
     assert [row.played for row in leagues.season(league).table] == [0, 0]
     services.set_live_matches_count(league.pk, gm, True)
     league.refresh_from_db()
     table = leagues.season(league).table
     top = table[0]
     assert (top.team, top.points, top.td_for, top.played) == (teams[1], 3, 1, 1)
+
+
+def test_a_tackler_who_wins_fells_the_strider_who_must_hold_the_ball(
+    live: LiveMatch, gm: User
+) -> None:
+    services.do_ruling(live.pk, gm, "give_ball", "h4")
+    _phase(live, gm, "stride")
+    live = services.do_start_challenge(live.pk, gm, "stride", ["a1", "a2"], "h4")
+    # Two tacklers: +1 each for the other; Anna strides with Dodge (+1).
+    assert game.effective_levels(live.state["challenge"]) == {"a1": 1, "a2": 1, "h4": 1}
+    live = services.do_throw(live.pk, gm, {"a1": "rock", "a2": "scissors", "h4": "scissors"})
+    live = services.do_throw(live.pk, gm, {"a2": "rock", "h4": "rock"})
+    live = services.do_throw(live.pk, gm, {"a2": "rock", "h4": "paper"})
+    assert live.state["last"]["result"] == {"a1": "a1", "a2": "h4"}
+    assert _cond(live, "h4") == "down"  # fell, not stunned: no injury test for a tackle
+    assert live.state["challenge"]["purpose"] == "hold_ball"
+    live = services.do_throw(live.pk, gm, {"ref": "paper", "h4": "rock"})
+    assert live.state["ball"]["carrier"] is None
+
+
+def test_a_kick_goes_straight_to_the_injury_test_and_three_levels_kill(
+    live: LiveMatch, gm: User
+) -> None:
+    services.do_ruling(live.pk, gm, "fall", "h6")
+    with pytest.raises(LiveError, match="ground"):
+        services.do_start_challenge(live.pk, gm, "kick", ["a1"], "h7")
+    live = services.do_start_challenge(live.pk, gm, "kick", ["a1"], "h6")
+    assert live.state["challenge"]["purpose"] == "injury"
+    for _ in range(3):
+        live = services.do_throw(live.pk, gm, {"a1": "scissors", "h6": "paper"})
+    assert live.state["challenge"] is None
+    assert _cond(live, "h6") == "dead"
+
+
+def test_the_referee_must_win_the_red_card_challenge(live: LiveMatch, gm: User) -> None:
+    live = services.do_start_challenge(live.pk, gm, "red_card", [], "a1")
+    live = services.do_throw(live.pk, gm, {"ref": "rock", "a1": "rock"})  # a tie: no card
+    assert game.condition(live.state, "a1").out == ""
+    live = services.do_start_challenge(live.pk, gm, "red_card", [], "a1")
+    live = services.do_throw(live.pk, gm, {"ref": "rock", "a1": "scissors"})
+    assert game.condition(live.state, "a1").out == "red"
+
+
+def test_the_crowd_hurts_while_the_referee_wins_and_sends_off_for_the_drive(
+    live: LiveMatch, gm: User
+) -> None:
+    live = services.do_start_challenge(live.pk, gm, "crowd", [], "h2")
+    live = services.do_throw(live.pk, gm, {"ref": "rock", "h2": "scissors"})
+    live = services.do_throw(live.pk, gm, {"ref": "rock", "h2": "paper"})
+    assert live.state["challenge"] is None
+    c = game.condition(live.state, "h2")
+    assert (c.state, c.out) == ("injured", "crowd")
+
+
+def test_a_stun_lasts_the_round_it_happens_in_and_the_next(live: LiveMatch, gm: User) -> None:
+    _phase(live, gm, "bash")
+    live = services.do_start_challenge(live.pk, gm, "bash", ["a1"], "h6")
+    live = services.do_throw(live.pk, gm, {"a1": "paper", "h6": "rock"})
+    live = services.do_throw(live.pk, gm, {"a1": "rock", "h6": "paper"})  # no injury
+    _phase(live, gm, "move")  # round 2
+    assert _cond(live, "h6") == "stunned"
+    _phase(live, gm, "throw")
+    _phase(live, gm, "move")  # round 3
+    assert _cond(live, "h6") == "down"
+
+
+def test_a_tie_at_full_time_goes_to_overtime(live: LiveMatch, gm: User) -> None:
+    live = services.do_end_half(live.pk, gm)
+    live = services.do_end_half(live.pk, gm)
+    assert (live.state["half"], live.state["result"]) == (3, None)
+    live = services.do_end_half(live.pk, gm)
+    assert live.state["result"]["winner"] is None
+    assert live.status == LiveMatch.Status.FINISHED

@@ -55,14 +55,14 @@ def test_the_referee_kicks_off_and_runs_a_challenge_by_htmx(started: LiveMatch, 
     client = _client(gm)
     page = client.get(f"/live/{started.pk}/").content.decode()
     assert 'data-testid="kick-off-away"' in page
-    htmx = {"HTTP_HX_REQUEST": "true"}
-    client.post(f"/live/{started.pk}/act/kick_off/", {"kicking": "away", "key": "a"}, **htmx)
+    htmx = {"HX-Request": "true"}
+    client.post(f"/live/{started.pk}/act/kick_off/", {"kicking": "away", "key": "a"}, headers=htmx)
     for key in "bcd":
-        client.post(f"/live/{started.pk}/act/next_phase/", {"key": key}, **htmx)
+        client.post(f"/live/{started.pk}/act/next_phase/", {"key": key}, headers=htmx)
     response = client.post(
         f"/live/{started.pk}/act/challenge/",
         {"purpose": "bash", "attackers": ["a3"], "defender": "h4", "key": "e"},
-        **htmx,
+        headers=htmx,
     )
     html = response.content.decode()
     assert 'id="live-panel"' in html
