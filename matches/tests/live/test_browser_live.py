@@ -172,3 +172,19 @@ def test_two_players_throw_on_their_phones_and_neither_sees_the_other_first(
             "#1 Gorbag: Paper · #1 Karl Fleischer: Rock", timeout=LATER
         )
     expect(referee.get_by_test_id("last-winners")).to_have_text("#1 Gorbag")
+
+
+def test_a_button_pressed_while_offline_is_sent_once_when_the_connection_is_back(
+    live_server: LiveServer, browser: Browser, teams: tuple[Team, Team], gm: User
+) -> None:
+    page = _referee(browser, live_server, gm, teams[0].league_id)
+    _start(page, teams)
+    page.context.set_offline(True)
+    page.get_by_test_id("next-phase").click()
+    expect(page.get_by_test_id("offline")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.get_by_test_id("phase")).to_have_text("Stride", timeout=LATER)
+    expect(page.get_by_test_id("offline")).to_be_hidden()
+    match = LiveMatch.objects.get()
+    assert match.events.filter(type="phase").count() == 1
+    assert match.state["phase"] == "stride"
