@@ -10,7 +10,6 @@ Choices where the seed is silent are written down in rules/live/README.md and he
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import asdict
 from typing import Any
 
@@ -37,7 +36,8 @@ PHASES = ("move", "stride", "bash", "throw")
 SIDES = ("home", "away")
 REGULATION_HALVES = 2
 # Purposes of a challenge the referee starts; the others (injury, hold_ball) follow from these.
-STARTED = ("bash", "stride", "crowd", "red_card", "kick")
+STARTED = ("bash", "stride", "kick", "land", "crowd", "red_card")
+DAGGER = "dagger"
 
 
 class LiveError(ValueError):
@@ -222,7 +222,17 @@ def _other(side: str) -> str:
 
 # -- the ball and the referee's rulings -----------------------------------------------------------
 
-RULINGS = ("yellow", "red", "bribe", "stand_up", "fall", "treat", "give_ball", "drop_ball")
+RULINGS = (
+    "yellow",
+    "red",
+    "bribe",
+    "stand_up",
+    "fall",
+    "treat",
+    "give_ball",
+    "drop_ball",
+    "dagger",
+)
 
 
 def ruling(state: State, action: str, pid: object) -> Events:
@@ -250,6 +260,11 @@ def ruling(state: State, action: str, pid: object) -> Events:
                 raise LiveError("no_hands", "A player with No Hands never carries the ball.")
             state["ball"] = {"carrier": who, "out": False}
             events.append(("ball_carrier", {"player": who}))
+        elif action == "dagger":
+            # The poisoned dagger is given or taken away (the seed's weapons list).
+            armed = state["players"][who].get("weapon") == DAGGER
+            state["players"][who]["weapon"] = "" if armed else DAGGER
+            events.append(("weapon", {"player": who, "weapon": "" if armed else DAGGER}))
         elif action == "drop_ball":
             if state["ball"]["carrier"] != who:
                 raise LiveError("not_carrier", "That player does not hold the ball.")
@@ -284,14 +299,15 @@ def start_challenge(
     """The referee starts a challenge: a bash (the defender bashes back or only dodges), a
     stride (the strider is the defender, the tacklers the attackers), the crowd beating a
     player who ran off the field, the referee's red-card challenge, or a kick (straight to the
-    injury test). Several attackers make a group challenge."""
+    injury test), a thrown small player landing (against the referee), the crowd, or the red
+    card. Several attackers make a group challenge."""
     _idle(state)
     if purpose not in STARTED:
         raise LiveError("bad_purpose", "No such challenge.")
     if state["phase"] == "kickoff" and purpose in ("bash", "stride", "kick"):
         raise LiveError("not_in_play", "Kick off first.")
     target = _player(state, defender)
-    if purpose in ("crowd", "red_card"):
+    if purpose in ("crowd", "red_card", "land"):
         attackers = [REF]
     attackers = list(dict.fromkeys(attackers))
     if not attackers or target in attackers:
@@ -355,14 +371,18 @@ def _levels(state: State, ch: dict[str, Any]) -> dict[str, int]:
         own = {pid: level(state, pid, Kind.TACKLE) for pid in ch["attackers"]}
         own[target] = level(state, target, Kind.STRIDE)
         return own
-    if ch["purpose"] == "hold_ball":
-        return {REF: 0, target: level(state, target, Kind.HOLD_BALL)}
+    if ch["purpose"] in ("hold_ball", "hold_weapon", "land"):
+        return {REF: 0, target: level(state, target, Kind(ch["purpose"]))}
     return {}
 
 
-def _injury(injurer: str, victim: str, damage: int = 0) -> dict[str, Any]:
-    """The injury test: levelless, the attacker must win; repeated while he wins."""
+def _injury(
+    injurer: str, victim: str, damage: int = 0, tie_to: str | None = None
+) -> dict[str, Any]:
+    """The injury test: levelless, the attacker must win; repeated while he wins. ``tie_to``:
+    the poisoned dagger wins the first test even on a tie."""
     return {
+        "tie_to": tie_to,
         "purpose": "injury",
         "kind": "levelless",
         "attackers": [injurer],
@@ -375,12 +395,13 @@ def _injury(injurer: str, victim: str, damage: int = 0) -> dict[str, Any]:
     }
 
 
-def _hold_ball(carrier: str) -> dict[str, Any]:
+def _hold(pid: str, purpose: str = "hold_ball") -> dict[str, Any]:
+    """Holding the ball (knocked down or felled) or a weapon (injured): against the referee."""
     return {
-        "purpose": "hold_ball",
+        "purpose": purpose,
         "kind": "levels",
         "attackers": [REF],
-        "defender": carrier,
+        "defender": pid,
         "dodging": False,
         "throws": [],
         "damage": 0,
@@ -392,10 +413,8 @@ def _open(state: State, ch: dict[str, Any], phones: bool, events: Events) -> Non
     ch["n"] = state["challenges"]
     ch["phones"] = phones
     ch["hidden"] = {}
-    ch["tokens"] = (
-        {pid: secrets.token_urlsafe(12) for pid in participants(ch) if pid != REF} if phones else {}
-    )
-    if ch["purpose"] == "hold_ball":
+    if ch["purpose"] in ("hold_ball", "hold_weapon"):
+        # Counted when it starts: an injury from the tests just before already weighs -1.
         ch["levels"] = _levels(state, ch)
     state["challenge"] = ch
     events.append(
@@ -562,23 +581,32 @@ def _consequences(
             for attacker, out in decided.items():
                 if out.winner == target:
                     _knock_down(state, attacker, events)
-                    follow.append(_injury(target, attacker))
+                    follow.append(_injury(target, attacker, tie_to=_dagger(state, target)))
         if winners:
             # When several attackers win they choose who tries to injure: the referee's
             # first pick among them (the order he named the attackers in).
             _knock_down(state, target, events)
-            follow.insert(0, _injury(winners[0], target))
+            follow.insert(0, _injury(winners[0], target, tie_to=_dagger(state, winners[0])))
         if carrier in participants(ch) and condition(state, carrier).down:
-            follow.append(_hold_ball(carrier))
+            follow.append(_hold(carrier))
     elif purpose == "stride":
         if any(out.winner == a for a, out in decided.items()):
             _set(state, target, cond.fall(condition(state, target)), events, "tackled")
             if carrier == target:
-                follow.append(_hold_ball(target))
+                follow.append(_hold(target))
     elif purpose == "hold_ball":
         if decided[REF].winner != target:
             state["ball"]["carrier"] = None
             events.append(("ball_dropped", {"player": target, "why": "challenge"}))
+    elif purpose == "hold_weapon":
+        if decided[REF].winner != target:
+            state["players"][target]["weapon"] = ""
+            events.append(("weapon_dropped", {"player": target}))
+    elif purpose == "land":
+        if decided[REF].winner == REF:
+            # Not on his feet: he falls and the damage test follows, without modifiers.
+            _knock_down(state, target, events)
+            follow.append(_injury(REF, target))
     elif purpose == "red_card":
         if decided[REF].winner == REF:
             _set(
@@ -615,7 +643,20 @@ def _injury_test(
     if ch["purpose"] == "crowd" and state["ball"]["carrier"] == victim:
         state["ball"] = {"carrier": None, "out": True}
         events.append(("ball_out", {}))
+    armed = state["players"][victim].get("weapon")
+    if damage and armed and not hurt.out and hurt.damage < cond.Damage.SERIOUSLY_INJURED:
+        # Injured with a weapon: keep it only by winning a challenge against the referee
+        # (seriously injured, he may carry it but not use it: no challenge then).
+        return [_hold(victim, "hold_weapon")]
     return []
+
+
+def _dagger(state: State, pid: str) -> str | None:
+    """The poisoned dagger's bearer wins the first injury test on a tie, unless he is
+    seriously injured (he can no longer use a weapon)."""
+    armed = state["players"][pid].get("weapon") == DAGGER
+    usable = condition(state, pid).damage < cond.Damage.SERIOUSLY_INJURED
+    return pid if armed and usable else None
 
 
 def cancel_challenge(state: State) -> Events:
@@ -624,10 +665,6 @@ def cancel_challenge(state: State) -> Events:
     state["challenge"] = None
     state["queue"] = []
     return [("cancelled", {"n": ch["n"]})]
-
-
-def levels_of(state: State, pid: str) -> dict[str, int]:
-    return {str(kind): int(state["players"][pid]["levels"][str(kind)]) for kind in KINDS}
 
 
 def adjust_level(state: State, pid: object, kind: str, delta: int) -> Events:

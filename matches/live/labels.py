@@ -36,6 +36,8 @@ PURPOSES = {
     "red_card": gettext_lazy("Red card challenge (kicking)"),
     "injury": gettext_lazy("Injury test"),
     "hold_ball": gettext_lazy("Holding the ball"),
+    "hold_weapon": gettext_lazy("Holding the weapon"),
+    "land": gettext_lazy("A thrown small player lands"),
 }
 KINDS = {
     "bash": gettext_lazy("bash"),
@@ -60,6 +62,7 @@ RULINGS = {
     "treat": gettext_lazy("Treated"),
     "give_ball": gettext_lazy("Has the ball"),
     "drop_ball": gettext_lazy("Drops the ball"),
+    "dagger": gettext_lazy("Poisoned dagger (give or take)"),
 }
 SIDES = {"home": gettext_lazy("home"), "away": gettext_lazy("away")}
 
@@ -137,6 +140,12 @@ def describe(event_type: str, data: dict[str, Any], state: dict[str, Any]) -> st
             "attacker": name(state, data["attacker"]),
             "victim": name(state, data["victim"]),
         }
+    if event_type == "weapon":
+        if data["weapon"]:
+            return _("%(who)s carries a poisoned dagger") % {"who": who}
+        return _("%(who)s has no weapon") % {"who": who}
+    if event_type == "weapon_dropped":
+        return _("%(who)s drops his weapon") % {"who": who}
     if event_type == "cancelled":
         return _("Challenge %(n)s called off") % data
     if event_type == "level":

@@ -76,6 +76,7 @@ def _player_rows(state: game.State, side: str, phones_url: str) -> list[dict[str
                 "state_code": c.state,
                 "out": labels.OUT.get(c.out, ""),
                 "carrier": state["ball"]["carrier"] == pid,
+                "dagger": player.get("weapon") == game.DAGGER,
                 "levels": [
                     (str(kind), labels.KINDS[str(kind)], player["levels"][str(kind)])
                     for kind in KINDS

@@ -240,3 +240,43 @@ def test_a_tie_at_full_time_goes_to_overtime(live: LiveMatch, gm: User) -> None:
     live = services.do_end_half(live.pk, gm)
     assert live.state["result"]["winner"] is None
     assert live.status == LiveMatch.Status.FINISHED
+
+
+def test_the_poisoned_dagger_wins_the_first_injury_test_on_a_tie(live: LiveMatch, gm: User) -> None:
+    services.do_ruling(live.pk, gm, "dagger", "a1")
+    _phase(live, gm, "bash")
+    live = services.do_start_challenge(live.pk, gm, "bash", ["a1"], "h6")
+    live = services.do_throw(live.pk, gm, {"a1": "paper", "h6": "rock"})
+    assert live.state["challenge"]["tie_to"] == "a1"
+    live = services.do_throw(live.pk, gm, {"a1": "rock", "h6": "rock"})  # the dagger's tie
+    assert live.state["challenge"]["tie_to"] is None  # only the first test
+    live = services.do_throw(live.pk, gm, {"a1": "rock", "h6": "rock"})
+    assert _cond(live, "h6") == "injured"
+
+
+def test_an_injured_player_keeps_his_weapon_only_by_beating_the_referee(
+    live: LiveMatch, gm: User
+) -> None:
+    services.do_ruling(live.pk, gm, "dagger", "h6")
+    _phase(live, gm, "bash")
+    live = services.do_start_challenge(live.pk, gm, "bash", ["a1"], "h6")
+    live = services.do_throw(live.pk, gm, {"a1": "paper", "h6": "rock"})
+    live = services.do_throw(live.pk, gm, {"a1": "paper", "h6": "rock"})  # injured
+    live = services.do_throw(live.pk, gm, {"a1": "rock", "h6": "paper"})
+    ch = live.state["challenge"]
+    assert ch["purpose"] == "hold_weapon"
+    assert game.effective_levels(ch) == {"ref": 0, "h6": 0}  # +1 for the weapon, -1 injured
+    live = services.do_throw(live.pk, gm, {"ref": "rock", "h6": "scissors"})
+    assert live.state["players"]["h6"]["weapon"] == ""
+
+
+def test_a_thrown_small_player_who_loses_the_landing_falls_and_is_tested_for_injury(
+    live: LiveMatch, gm: User
+) -> None:
+    live = services.do_start_challenge(live.pk, gm, "land", [], "h4")
+    assert game.effective_levels(live.state["challenge"]) == {"ref": 0, "h4": 0}
+    live = services.do_throw(live.pk, gm, {"ref": "paper", "h4": "rock"})
+    assert _cond(live, "h4") == "stunned"
+    assert live.state["challenge"]["purpose"] == "injury"
+    live = services.do_throw(live.pk, gm, {"ref": "paper", "h4": "scissors"})
+    assert _cond(live, "h4") == "stunned"
