@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from rules.live import condition as cond
 from rules.live.challenge import (
     ChallengeError,
@@ -102,19 +104,19 @@ def _set(state: State, pid: str, c: cond.Condition, events: Events, why: str) ->
 
 def _player(state: State, pid: object) -> str:
     if not isinstance(pid, str) or pid not in state["players"]:
-        raise LiveError("unknown_player", "No such player in this match.")
+        raise LiveError("unknown_player", _("No such player in this match."))
     return pid
 
 
 def _playing(state: State) -> None:
     if state["result"] is not None:
-        raise LiveError("finished", "The match is over.")
+        raise LiveError("finished", _("The match is over."))
 
 
 def _idle(state: State) -> None:
     _playing(state)
     if state["challenge"] is not None:
-        raise LiveError("challenge_open", "Finish the challenge under way first.")
+        raise LiveError("challenge_open", _("Finish the challenge under way first."))
 
 
 def level(state: State, pid: str, kind: Kind) -> int:
@@ -131,9 +133,9 @@ def level(state: State, pid: str, kind: Kind) -> int:
 def kick_off(state: State, kicking: str) -> Events:
     _idle(state)
     if state["phase"] != "kickoff":
-        raise LiveError("not_kickoff", "The ball is in play.")
+        raise LiveError("not_kickoff", _("The ball is in play."))
     if kicking not in SIDES:
-        raise LiveError("bad_side", "The kicking team is home or away.")
+        raise LiveError("bad_side", _("The kicking team is home or away."))
     state.update(kicking=kicking, drive=state["drive"] + 1, round=1, phase="move")
     state["ball"] = {"carrier": None, "out": False}
     return [("kick_off", {"kicking": kicking, "half": state["half"], "drive": state["drive"]})]
@@ -144,7 +146,7 @@ def next_phase(state: State) -> Events:
     off: a stun lasts the round it happens in and the next)."""
     _idle(state)
     if state["phase"] == "kickoff":
-        raise LiveError("not_in_play", "Kick off first.")
+        raise LiveError("not_in_play", _("Kick off first."))
     index = PHASES.index(state["phase"])
     if index < len(PHASES) - 1:
         state["phase"] = PHASES[index + 1]
@@ -174,7 +176,7 @@ def touchdown(state: State, pid: object) -> Events:
     _idle(state)
     scorer = _player(state, pid)
     if state["ball"]["carrier"] != scorer:
-        raise LiveError("not_carrier", "Only the ball carrier scores.")
+        raise LiveError("not_carrier", _("Only the ball carrier scores."))
     team = state["players"][scorer]["team"]
     state["score"][team] += 1
     events: Events = [("touchdown", {"player": scorer, "team": team, "score": state["score"]})]
@@ -255,9 +257,9 @@ def ruling(state: State, action: str, pid: object) -> Events:
             _set(state, who, cond.treat(c), events, "treat")
         elif action == "give_ball":
             if c.out:
-                raise LiveError("out", "That player is off the field.")
+                raise LiveError("out", _("That player is off the field."))
             if "No Hands" in state["players"][who].get("skills", []):
-                raise LiveError("no_hands", "A player with No Hands never carries the ball.")
+                raise LiveError("no_hands", _("A player with No Hands never carries the ball."))
             state["ball"] = {"carrier": who, "out": False}
             events.append(("ball_carrier", {"player": who}))
         elif action == "dagger":
@@ -267,13 +269,19 @@ def ruling(state: State, action: str, pid: object) -> Events:
             events.append(("weapon", {"player": who, "weapon": "" if armed else DAGGER}))
         elif action == "drop_ball":
             if state["ball"]["carrier"] != who:
-                raise LiveError("not_carrier", "That player does not hold the ball.")
+                raise LiveError("not_carrier", _("That player does not hold the ball."))
             state["ball"]["carrier"] = None
             events.append(("ball_dropped", {"player": who, "why": "ruling"}))
         else:
-            raise LiveError("unknown_ruling", "No such ruling.")
-    except cond.IllegalChange as refused:
-        raise LiveError("illegal", str(refused)) from None
+            raise LiveError("unknown_ruling", _("No such ruling."))
+    except cond.IllegalChange:
+        raise LiveError(
+            "illegal",
+            _(
+                "The rules do not allow it now: a stunned or seriously injured player does "
+                "not stand up, and the dead are not treated."
+            ),
+        ) from None
     return [("ruling", {"action": action, "player": who}), *events]
 
 
@@ -303,37 +311,37 @@ def start_challenge(
     card. Several attackers make a group challenge."""
     _idle(state)
     if purpose not in STARTED:
-        raise LiveError("bad_purpose", "No such challenge.")
+        raise LiveError("bad_purpose", _("No such challenge."))
     if state["phase"] == "kickoff" and purpose in ("bash", "stride", "kick"):
-        raise LiveError("not_in_play", "Kick off first.")
+        raise LiveError("not_in_play", _("Kick off first."))
     target = _player(state, defender)
     if purpose in ("crowd", "red_card", "land"):
         attackers = [REF]
     attackers = list(dict.fromkeys(attackers))
     if not attackers or target in attackers:
-        raise LiveError("bad_players", "Pick the attackers and one defender.")
+        raise LiveError("bad_players", _("Pick the attackers and one defender."))
     for pid in attackers:
         if pid != REF:
             _player(state, pid)
             if state["players"][pid]["team"] == state["players"][target]["team"]:
-                raise LiveError("same_team", "Team-mates do not challenge each other.")
+                raise LiveError("same_team", _("Team-mates do not challenge each other."))
             if not condition(state, pid).can_attack:
-                raise LiveError("cannot_attack", "That attacker cannot attack now.")
+                raise LiveError("cannot_attack", _("That attacker cannot attack now."))
             if state["ball"]["carrier"] == pid and purpose in ("bash", "stride", "kick"):
-                raise LiveError("carrier_attacks", "The ball carrier cannot tackle or bash.")
+                raise LiveError("carrier_attacks", _("The ball carrier cannot tackle or bash."))
     if condition(state, target).out:
-        raise LiveError("out", "That player is off the field.")
+        raise LiveError("out", _("That player is off the field."))
     if purpose == "kick":
         if len(attackers) != 1:
-            raise LiveError("bad_players", "One player kicks.")
+            raise LiveError("bad_players", _("One player kicks."))
         if not condition(state, target).lying:
-            raise LiveError("not_lying", "Only a player on the ground is kicked.")
+            raise LiveError("not_lying", _("Only a player on the ground is kicked."))
         events: Events = [("kick", {"attacker": attackers[0], "victim": target})]
         _knock_down(state, target, events)
         _open(state, _injury(attackers[0], target), phones, events)
         return events
     if purpose in ("bash", "stride") and condition(state, target).lying:
-        raise LiveError("lying", "A player on the ground is kicked, not bashed or tackled.")
+        raise LiveError("lying", _("A player on the ground is kicked, not bashed or tackled."))
     ch: dict[str, Any] = {
         "purpose": purpose,
         "attackers": attackers,
@@ -495,7 +503,7 @@ def throw(state: State, thrown: dict[str, object]) -> Events:
     ch = _current(state)
     due = expected(ch)
     if set(thrown) != set(due):
-        raise LiveError("bad_throw", "Enter a throw for each participant.")
+        raise LiveError("bad_throw", _("Enter a throw for each participant."))
     return _add_item(state, ch, {pid: _checked(thrown[pid]) for pid in due})
 
 
@@ -505,9 +513,9 @@ def commit(state: State, pid: str, value: object) -> Events:
     ch = _current(state)
     due = expected(ch)
     if pid not in due:
-        raise LiveError("not_your_throw", "You do not throw now.")
+        raise LiveError("not_your_throw", _("You do not throw now."))
     if pid in ch["hidden"]:
-        raise LiveError("already_thrown", "Your throw is in.")
+        raise LiveError("already_thrown", _("Your throw is in."))
     ch["hidden"][pid] = _checked(value)
     events: Events = [("throw_committed", {"n": ch["n"], "player": pid})]
     if set(ch["hidden"]) == set(due):
@@ -520,14 +528,14 @@ def _checked(value: object) -> str:
     try:
         return check_throw(value)
     except ChallengeError:
-        raise LiveError("bad_throw", "A throw is rock, paper or scissors.") from None
+        raise LiveError("bad_throw", _("A throw is rock, paper or scissors.")) from None
 
 
 def _current(state: State) -> dict[str, Any]:
     _playing(state)
     ch: dict[str, Any] | None = state["challenge"]
     if ch is None:
-        raise LiveError("no_challenge", "No challenge is under way.")
+        raise LiveError("no_challenge", _("No challenge is under way."))
     return ch
 
 
@@ -672,7 +680,7 @@ def adjust_level(state: State, pid: object, kind: str, delta: int) -> Events:
     _playing(state)
     who = _player(state, pid)
     if kind not in {str(k) for k in KINDS} or delta not in (-1, 1):
-        raise LiveError("bad_level", "Adjust one kind of challenge by one.")
+        raise LiveError("bad_level", _("Adjust one kind of challenge by one."))
     state["players"][who]["levels"][kind] += delta
     return [
         ("level", {"player": who, "kind": kind, "level": state["players"][who]["levels"][kind]})

@@ -22,12 +22,25 @@ class LiveMatch(models.Model):
         related_name="live_matches",
         verbose_name=_("league"),
     )
+    # A team of bbweb, or none for a quick roster typed at the field (then only the name).
     home_team = models.ForeignKey(
-        "teams.Team", on_delete=models.PROTECT, related_name="+", verbose_name=_("home")
+        "teams.Team",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("home"),
     )
     away_team = models.ForeignKey(
-        "teams.Team", on_delete=models.PROTECT, related_name="+", verbose_name=_("away")
+        "teams.Team",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("away"),
     )
+    home_name = models.CharField(_("home"), max_length=80)
+    away_name = models.CharField(_("away"), max_length=80)
     referee = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -53,7 +66,7 @@ class LiveMatch(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.home_team} v {self.away_team} (live)"
+        return f"{self.home_name} v {self.away_name} (live)"
 
     def get_absolute_url(self) -> str:
         return reverse("live:match", args=[self.pk])

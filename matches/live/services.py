@@ -14,8 +14,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from matches.live import game
+from matches.live import game, quick
 from matches.live.game import LiveError
 from matches.live.models import LiveEvent, LiveMatch
 from matches.models import AuditEntry
@@ -49,23 +50,38 @@ def roster(team: Team, side: str) -> list[dict[str, Any]]:
     return players
 
 
-def start_live_match(user: AnyUser, league: League, home: Team, away: Team) -> LiveMatch:
-    """The league's GM (the referee at the field) starts a live match between two of its teams."""
+Side = Team | quick.QuickRoster
+
+
+def start_live_match(user: AnyUser, league: League, home: Side, away: Side) -> LiveMatch:
+    """The league's GM (the referee at the field) starts a live match between two of its teams,
+    or with a quick roster typed at the field for either side."""
     if not user.is_authenticated or user.pk != league.gm_id:
-        raise LiveError("not_referee", "Only the league's game master starts a live match.")
-    if home.pk == away.pk or home.league_id != league.pk or away.league_id != league.pk:
-        raise LiveError("bad_teams", "Pick two different teams of the league.")
-    players = roster(home, "home") + roster(away, "away")
+        raise LiveError("not_referee", _("Only the league's game master starts a live match."))
+    teams = [t for t in (home, away) if isinstance(t, Team)]
+    if any(t.league_id != league.pk for t in teams) or (
+        len(teams) == 2 and teams[0].pk == teams[1].pk
+    ):
+        raise LiveError("bad_teams", _("Pick two different teams of the league."))
+    players = _side(home, "home") + _side(away, "away")
     with transaction.atomic():
         match = LiveMatch.objects.create(
             league=league,
-            home_team=home,
-            away_team=away,
+            home_team=home if isinstance(home, Team) else None,
+            away_team=away if isinstance(away, Team) else None,
+            home_name=home.name,
+            away_name=away.name,
             referee_id=user.pk,
             state=game.new_state(players, home.name, away.name),
         )
         _append(match, [("started", {"home": home.name, "away": away.name})], "")
     return match
+
+
+def _side(team: Side, side: str) -> list[dict[str, Any]]:
+    if isinstance(team, Team):
+        return roster(team, side)
+    return quick.players(team, side, lambda: secrets.token_urlsafe(12))
 
 
 def _append(match: LiveMatch, events: game.Events, key: str) -> None:
@@ -87,11 +103,11 @@ def _change(
 ) -> LiveMatch:
     """Lock, replay check, change, save. ``user`` None: a player's phone (the token checked)."""
     if len(key) > KEY_LENGTH:
-        raise LiveError("malformed", "An idempotency key has at most 64 characters.")
+        raise LiveError("malformed", _("An idempotency key has at most 64 characters."))
     with transaction.atomic():
         match = LiveMatch.objects.select_for_update().get(pk=match_id)
         if user is not None and (not user.is_authenticated or user.pk != match.referee_id):
-            raise LiveError("not_referee", "Only the referee runs the match.")
+            raise LiveError("not_referee", _("Only the referee runs the match."))
         if key and match.events.filter(idempotency_key=key).exists():
             return match
         state = match.state
@@ -172,7 +188,7 @@ def do_throw(match_id: int, user: AnyUser, thrown: dict[str, object], key: str =
         ch = state["challenge"]
         if ch is not None and ch["phones"]:
             if set(thrown) != {game.REF}:
-                raise LiveError("phones", "The players throw on their phones.")
+                raise LiveError("phones", _("The players throw on their phones."))
             return game.commit(state, game.REF, thrown[game.REF])
         return game.throw(state, thrown)
 
@@ -185,10 +201,10 @@ def do_commit_throw(match_id: int, token: str, value: str, key: str = "") -> Liv
     def change(state: game.State) -> game.Events:
         pid = player_of(state, token)
         if pid is None:
-            raise LiveError("bad_token", "This link is not a player's of this match.")
+            raise LiveError("bad_token", _("This link is not a player's of this match."))
         ch = state["challenge"]
         if ch is None or not ch["phones"]:
-            raise LiveError("no_challenge", "No challenge waits for your throw.")
+            raise LiveError("no_challenge", _("No challenge waits for your throw."))
         return game.commit(state, pid, value)
 
     return _change(match_id, key, change, user=None)
@@ -210,7 +226,7 @@ def set_live_matches_count(league_id: int, user: AnyUser, count: bool) -> League
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
         if not user.is_authenticated or user.pk != league.gm_id:
-            raise LiveError("not_gm", "Only the league's game master changes its settings.")
+            raise LiveError("not_gm", _("Only the league's game master changes its settings."))
         if league.live_matches_count != count:
             league.live_matches_count = count
             league.save(update_fields=["live_matches_count"])

@@ -8,8 +8,12 @@ from matches.live.models import LiveMatch
 
 
 def live_results(league: Any) -> list[Result]:
+    # A quick roster typed at the field is no team of the league: such matches stay out.
     finished = LiveMatch.objects.filter(
-        league=league, status=LiveMatch.Status.FINISHED
+        league=league,
+        status=LiveMatch.Status.FINISHED,
+        home_team__isnull=False,
+        away_team__isnull=False,
     ).select_related("home_team", "away_team")
     results = []
     for match in finished:

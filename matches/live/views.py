@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from matches.live import game, labels, services
+from matches.live import game, labels, quick, services
 from matches.live.game import LiveError
 from matches.live.models import LiveMatch
 from rules.live.levels import KINDS
-from teams.models import League
+from teams.models import League, Team
 
 EVENTS_SHOWN = 40
 
@@ -37,17 +37,31 @@ def new(request: HttpRequest, league_id: int) -> HttpResponse:
         return redirect("gm:league", league.pk)
     teams = list(league.teams.order_by("name", "pk"))
     if request.method == "POST":
-        by_pk = {str(t.pk): t for t in teams}
-        home, away = (
-            by_pk.get(request.POST.get("home", "")),
-            by_pk.get(request.POST.get("away", "")),
-        )
-        if home is None or away is None or home == away:
-            messages.error(request, _("Pick two different teams of the league."))
-        else:
+        try:
+            home, away = _side(request, teams, "home"), _side(request, teams, "away")
             match = services.start_live_match(request.user, league, home, away)
+        except quick.QuickRosterError as wrong:
+            messages.error(request, str(wrong))
+        except LiveError as refused:
+            messages.error(request, refused.message)
+        else:
             return redirect(match)
-    return render(request, "live/new.html", {"league": league, "teams": teams})
+    return render(
+        request, "live/new.html", {"league": league, "teams": teams, "form": request.POST}
+    )
+
+
+def _side(request: HttpRequest, teams: list[Team], side: str) -> services.Side:
+    """A team of the league, or a quick roster typed at the field ("quick")."""
+    chosen = request.POST.get(side, "")
+    if chosen == "quick":
+        return quick.parse(
+            request.POST.get(f"{side}_name", ""), request.POST.get(f"{side}_roster", "")
+        )
+    for team in teams:
+        if str(team.pk) == chosen:
+            return team
+    raise LiveError("bad_teams", _("Pick two different teams of the league."))
 
 
 @require_POST

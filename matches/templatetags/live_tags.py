@@ -23,8 +23,6 @@ def live_league(context: dict[str, Any], league: Any) -> dict[str, Any]:
     return {
         "league": league,
         "is_gm": user.is_authenticated and user.pk == league.gm_id,
-        "live_matches": LiveMatch.objects.filter(league=league).select_related(
-            "home_team", "away_team"
-        )[:20],
+        "live_matches": LiveMatch.objects.filter(league=league)[:20],
         "csrf_token": context.get("csrf_token"),
     }
