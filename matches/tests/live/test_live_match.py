@@ -280,3 +280,26 @@ def test_a_thrown_small_player_who_loses_the_landing_falls_and_is_tested_for_inj
     assert live.state["challenge"]["purpose"] == "injury"
     live = services.do_throw(live.pk, gm, {"ref": "paper", "h4": "scissors"})
     assert _cond(live, "h4") == "stunned"
+
+
+def test_with_phones_the_referee_throws_his_own_hidden_throw_against_the_carrier(
+    live: LiveMatch, gm: User
+) -> None:
+    services.do_ruling(live.pk, gm, "give_ball", "h3")
+    _phase(live, gm, "bash")
+    live = services.do_start_challenge(live.pk, gm, "bash", ["a1"], "h3", phones=True)
+    tokens = {pid: p["token"] for pid, p in live.state["players"].items()}
+    services.do_commit_throw(live.pk, tokens["a1"], "paper")
+    services.do_commit_throw(live.pk, tokens["h3"], "rock")  # knocked down
+    services.do_commit_throw(live.pk, tokens["a1"], "rock")
+    live = services.do_commit_throw(live.pk, tokens["h3"], "paper")  # no injury
+    assert live.state["challenge"]["purpose"] == "hold_ball"
+    with pytest.raises(LiveError):
+        services.do_throw(live.pk, gm, {"ref": "rock", "h3": "rock"})
+    live = services.do_throw(live.pk, gm, {"ref": "scissors"})
+    assert live.state["challenge"]["hidden"] == {"ref": "scissors"}
+    live = services.do_commit_throw(live.pk, tokens["h3"], "paper")
+    assert live.state["ball"]["carrier"] == "h3"  # Sure Hands +2: he redoes the lost throw
+    services.do_throw(live.pk, gm, {"ref": "rock"})
+    live = services.do_commit_throw(live.pk, tokens["h3"], "scissors")
+    assert live.state["ball"]["carrier"] is None
