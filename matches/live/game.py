@@ -37,7 +37,7 @@ REF = "ref"  # the referee, a participant in challenges against him
 PHASES = ("move", "stride", "bash", "throw")
 SIDES = ("home", "away")
 REGULATION_HALVES = 2
-# Purposes of a challenge the referee starts; the others (injury, hold_ball) follow from these.
+# Challenges the referee starts; the others (injury, hold_ball, hold_weapon) follow from these.
 STARTED = ("bash", "stride", "kick", "land", "crowd", "red_card")
 DAGGER = "dagger"
 
@@ -223,18 +223,6 @@ def _other(side: str) -> str:
 
 
 # -- the ball and the referee's rulings -----------------------------------------------------------
-
-RULINGS = (
-    "yellow",
-    "red",
-    "bribe",
-    "stand_up",
-    "fall",
-    "treat",
-    "give_ball",
-    "drop_ball",
-    "dagger",
-)
 
 
 def ruling(state: State, action: str, pid: object) -> Events:
