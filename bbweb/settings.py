@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "rules",
     "teams",
     "matches",
+    "matches.live",
 ]
 
 MIDDLEWARE = [
@@ -88,7 +89,7 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("fi", _("Finnish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = envstr("BBWEB_TIME_ZONE", "Europe/Madrid")

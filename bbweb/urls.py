@@ -19,5 +19,6 @@ urlpatterns = [
     path("matches/", include("matches.urls_deadlines")),
     path("api/", include("matches.api_urls")),
     path("", include("matches.urls_gm")),
+    path("", include("matches.live.urls")),
     path("admin/", admin.site.urls),
 ]

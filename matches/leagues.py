@@ -178,9 +178,10 @@ class Season:
     results: dict[int, Result]  # by match id
 
 
-def season(league: Any) -> Season:
+def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
     """The standings and leaders of a league from its played matches (post-match or
-    finished: the result is in their state)."""
+    finished: the result is in their state), with ``more_results`` (its live matches) counted
+    in the standings too."""
     from matches.models import Match
     from teams.models import Player
 
@@ -218,7 +219,8 @@ def season(league: Any) -> Season:
             total.completions += line.completions
             total.interceptions += line.interceptions
     points = Points(league.points_win, league.points_draw, league.points_loss)
-    table = standings(league.teams.order_by("name", "pk"), results.values(), points)
+    counted_results = [*results.values(), *more_results]
+    table = standings(league.teams.order_by("name", "pk"), counted_results, points)
     people = Player.objects.select_related("team").in_bulk(list(lines))
     return Season(
         table,

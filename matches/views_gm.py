@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bbweb.roles import is_game_master
-from matches import folding, leagues, services
+from matches import folding, services
 from matches.forms_gm import (
     PLAYER_STATES,
     ControlForm,
@@ -27,6 +27,7 @@ from matches.forms_gm import (
     RoundRobinForm,
     RulingForm,
 )
+from matches.live import standings as live_standings
 from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent
 from teams.models import League, Team
 
@@ -290,7 +291,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(league_id)
-    season = leagues.season(league)
+    season = live_standings.league_season(league)
     fixtures = league.fixtures.select_related("home", "away", "match")
     rounds: dict[int, list[dict[str, Any]]] = {}
     for fixture in fixtures:

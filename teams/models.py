@@ -52,6 +52,9 @@ class League(models.Model):
     points_win = models.SmallIntegerField(_("points for a win"), default=3)
     points_draw = models.SmallIntegerField(_("points for a draw"), default=1)
     points_loss = models.SmallIntegerField(_("points for a loss"), default=0)
+    live_matches_count = models.BooleanField(
+        _("live matches (3-LIVE-BB) count in the standings"), default=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
