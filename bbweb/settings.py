@@ -75,6 +75,17 @@ DATABASES = {
         envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The zero-setup database is shared by the web server and the worker: WAL lets readers
+    # go on while one writes, IMMEDIATE takes the write lock when a transaction begins (a
+    # transaction that read first cannot then fail to upgrade its lock: "database is
+    # locked"), and the timeout makes a writer wait its turn instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": envint("BBWEB_SQLITE_TIMEOUT", 20),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
