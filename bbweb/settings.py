@@ -173,7 +173,16 @@ CELERY_FILESYSTEM_DIR = BASE_DIR / ".celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+    # A publish fails at once when Redis is down (no reconnection loop: kombu's default
+    # retried for about 6 s while the request waited) and the outbox keeps the task. The
+    # worker reconnects on its own, by broker_connection_max_retries.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "max_retries": 0,
+        "socket_connect_timeout": 1,
+        "socket_timeout": 5,
+    }
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+    CELERY_REDIS_SOCKET_TIMEOUT = 5
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_RESULT_BACKEND = f"file://{CELERY_FILESYSTEM_DIR / 'results'}"
@@ -193,6 +202,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "bbweb",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }
     }
 else:
@@ -218,6 +228,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "matches.tasks.sweep_deadlines",
         "schedule": envint("BBWEB_SWEEP_SECONDS", 30),
+    },
+    "relay-outbox": {
+        "task": "bbweb.tasks.relay_outbox",
+        "schedule": envint("BBWEB_OUTBOX_SECONDS", 5),
     },
 }
 

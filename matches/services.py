@@ -10,7 +10,7 @@ import logging
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -22,8 +22,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import DatabaseError, connection, models, transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerError
 
+from bbweb import outbox
 from bbweb.roles import is_game_master
 from matches import deadlines, economy, folding, leagues, tasks
 from matches.markup import render_markdown
@@ -373,8 +373,7 @@ def match_people(match: Match) -> list[User]:
 
 def _notify_mentions(match: Match, post: Post) -> None:
     if post.text and mentioned(match, post.text):
-        post_pk = post.pk
-        transaction.on_commit(lambda: tasks.notify_mentions.delay(post_pk))
+        _enqueue_on_commit(tasks.notify_mentions, post)
 
 
 def close_match(match_id: int, user: AnyUser) -> Match:
@@ -2484,26 +2483,16 @@ def _notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **co
 
 
 def _enqueue_on_commit(task: Task, *args: Any) -> None:
-    """Queue ``task`` once the transaction commits. A row among ``args`` stands for its primary
-    key, read then (a row of the sweep's batch has none before its bulk insert)."""
+    """Queue ``task`` through the outbox (bbweb/outbox.py): written in this transaction, sent
+    once it commits, never waited for nor lost when the broker is down. A row among ``args``
+    stands for its primary key (a row of the sweep's batch has none before its bulk insert:
+    the batch queues its tasks once they are written)."""
     writes = deadlines.current()
     if writes is not None:
         writes.later(task, args)
     else:
-        transaction.on_commit(_enqueuer(task, args))
-
-
-def _enqueuer(task: Task, args: tuple[Any, ...]) -> Callable[[], None]:
-    def enqueue() -> None:
-        # With the broker down the change stands: deadlines live in the database and the next
-        # sweep applies them; only this notice or task is lost, and that is logged.
-        values = tuple(arg.pk if isinstance(arg, models.Model) else arg for arg in args)
-        try:
-            task.apply_async(values, retry=False)
-        except (BrokerError, OSError, RuntimeError):
-            log.warning("could not enqueue %s%r", task.name, values, exc_info=True)
-
-    return enqueue
+        values = [arg.pk if isinstance(arg, models.Model) else arg for arg in args]
+        outbox.enqueue(task.name, values)
 
 
 # -- what awaits a coach --------------------------------------------------------------------------
