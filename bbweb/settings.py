@@ -130,12 +130,12 @@ _SMTP_OPTIONS = {
     "password": envstr("DJANGO_EMAIL_PASSWORD", ""),
     "use_tls": envbool("DJANGO_EMAIL_USE_TLS", True),
 }
-MAILERS = {
-    "default": {
-        "BACKEND": _EMAIL_BACKEND,
-        "OPTIONS": _SMTP_OPTIONS if _EMAIL_BACKEND.endswith("smtp.EmailBackend") else {},
-    }
-}
+_MAIL_OPTIONS: dict[str, object] = {}
+if _EMAIL_BACKEND.endswith("smtp.EmailBackend"):
+    _MAIL_OPTIONS = _SMTP_OPTIONS
+elif _EMAIL_BACKEND.endswith("filebased.EmailBackend"):  # one file per e-mail, for checks
+    _MAIL_OPTIONS = {"file_path": envstr("DJANGO_EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))}
+MAILERS = {"default": {"BACKEND": _EMAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
 DEFAULT_FROM_EMAIL = envstr("DJANGO_DEFAULT_FROM_EMAIL", "bbweb <noreply@bbweb.local>")
 
 # Content Security Policy: scripts only from our origin or with this response's nonce. htmx is
