@@ -20,7 +20,10 @@ class Command(BaseCommand):
         parser.add_argument("--levels", default="1,10,50", help="concurrent clients, e.g. 1,10,50")
         parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per level")
         parser.add_argument(
-            "--requests", type=int, default=90, help="requests of each kind per level, at most"
+            "--requests",
+            type=int,
+            default=90,
+            help="requests of each kind per level (at least one per client and round)",
         )
         parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
 
