@@ -48,3 +48,27 @@ class ApiToken(models.Model):
             return None
         cls.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
         return found.user
+
+
+class OutboxMessage(models.Model):
+    """A Celery task to send, written in the transaction of the change that calls for it (see
+    bbweb/outbox.py). ``claimed_until`` is the lease of whoever is publishing it; ``sent_at``
+    is set once the broker took it."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["id"], name="outbox_unsent", condition=models.Q(sent_at__isnull=True)
+            ),
+            models.Index(fields=["sent_at"], name="outbox_sent_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)!r}"

@@ -76,6 +76,17 @@ DATABASES = {
         envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The zero-setup database is shared by the web server and the worker: WAL lets readers
+    # go on while one writes, IMMEDIATE takes the write lock when a transaction begins (a
+    # transaction that read first cannot then fail to upgrade its lock: "database is
+    # locked"), and the timeout makes a writer wait its turn instead of failing.
+    DATABASES["default"]["OPTIONS"] = {
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+        "timeout": envint("BBWEB_SQLITE_TIMEOUT", 20),
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -120,12 +131,12 @@ _SMTP_OPTIONS = {
     "password": envstr("DJANGO_EMAIL_PASSWORD", ""),
     "use_tls": envbool("DJANGO_EMAIL_USE_TLS", True),
 }
-MAILERS = {
-    "default": {
-        "BACKEND": _EMAIL_BACKEND,
-        "OPTIONS": _SMTP_OPTIONS if _EMAIL_BACKEND.endswith("smtp.EmailBackend") else {},
-    }
-}
+_MAIL_OPTIONS: dict[str, object] = {}
+if _EMAIL_BACKEND.endswith("smtp.EmailBackend"):
+    _MAIL_OPTIONS = _SMTP_OPTIONS
+elif _EMAIL_BACKEND.endswith("filebased.EmailBackend"):  # one file per e-mail, for checks
+    _MAIL_OPTIONS = {"file_path": envstr("DJANGO_EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))}
+MAILERS = {"default": {"BACKEND": _EMAIL_BACKEND, "OPTIONS": _MAIL_OPTIONS}}
 DEFAULT_FROM_EMAIL = envstr("DJANGO_DEFAULT_FROM_EMAIL", "bbweb <noreply@bbweb.local>")
 
 # Content Security Policy: scripts only from our origin or with this response's nonce. htmx is
@@ -163,7 +174,16 @@ CELERY_FILESYSTEM_DIR = BASE_DIR / ".celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+    # A publish fails at once when Redis is down (no reconnection loop: kombu's default
+    # retried for about 6 s while the request waited) and the outbox keeps the task. The
+    # worker reconnects on its own, by broker_connection_max_retries.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "max_retries": 0,
+        "socket_connect_timeout": 1,
+        "socket_timeout": 5,
+    }
+    CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+    CELERY_REDIS_SOCKET_TIMEOUT = 5
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_RESULT_BACKEND = f"file://{CELERY_FILESYSTEM_DIR / 'results'}"
@@ -183,6 +203,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "bbweb",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }
     }
 else:
@@ -208,6 +229,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "matches.tasks.sweep_deadlines",
         "schedule": envint("BBWEB_SWEEP_SECONDS", 30),
+    },
+    "relay-outbox": {
+        "task": "bbweb.tasks.relay_outbox",
+        "schedule": envint("BBWEB_OUTBOX_SECONDS", 5),
     },
 }
 

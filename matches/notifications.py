@@ -153,4 +153,13 @@ def mentioned(post_id: int) -> None:
                 "text": post.text,
                 "link": _link(match),
             }
-        send_mail(subject, body, None, [user.email], fail_silently=True)
+        try:  # the notice's row makes a second run of the task send nothing
+            with transaction.atomic():
+                Notice.objects.create(
+                    user=user, match=match, kind="mention", key=f"mention:{post_id}", sent=True
+                )
+                send_mail(subject, body, None, [user.email])
+        except IntegrityError:
+            continue
+        except OSError:
+            log.warning("mail to %s failed; the notice may be sent again", user.pk, exc_info=True)

@@ -6,18 +6,13 @@ circle ties the two. Every task goes out once the transaction commits (in a batc
 sweep, with the batch's one message), so nobody hears of a change that was rolled back.
 """
 
-import logging
-from collections.abc import Callable
 from typing import Any
 
-from django.db import models, transaction
-from kombu.exceptions import OperationalError as BrokerError
+from django.db import models
 
-from bbweb.celery import app
+from bbweb import outbox
 from matches.models import Match
 from matches.services import buffer
-
-log = logging.getLogger(__name__)
 
 NOTIFY = "matches.tasks.notify"
 NOTIFY_DECISION = "matches.tasks.notify_decision"
@@ -32,24 +27,12 @@ def notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **con
 
 
 def enqueue_on_commit(task: str, *args: Any) -> None:
-    """Queue the task named ``task`` once the transaction commits. A row among ``args`` stands
-    for its primary key, read then (a row of the sweep's batch has none before its bulk
-    insert)."""
+    """Queue the task named ``task`` through the outbox (bbweb/outbox.py): written in this
+    transaction, sent once it commits, never waited for nor lost when the broker is down. A row
+    among ``args`` stands for its primary key (a row of the sweep's batch has none before its
+    bulk insert: the batch queues its tasks once they are written)."""
     writes = buffer.current()
     if writes is not None:
         writes.later(task, args)
     else:
-        transaction.on_commit(_enqueuer(task, args))
-
-
-def _enqueuer(task: str, args: tuple[Any, ...]) -> Callable[[], None]:
-    def enqueue() -> None:
-        # With the broker down the change stands: deadlines live in the database and the next
-        # sweep applies them; only this notice or task is lost, and that is logged.
-        values = tuple(arg.pk if isinstance(arg, models.Model) else arg for arg in args)
-        try:
-            app.tasks[task].apply_async(values, retry=False)
-        except (BrokerError, OSError, RuntimeError):
-            log.warning("could not enqueue %s%r", task, values, exc_info=True)
-
-    return enqueue
+        outbox.enqueue(task, [arg.pk if isinstance(arg, models.Model) else arg for arg in args])

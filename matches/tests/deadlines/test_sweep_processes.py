@@ -20,8 +20,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
+from bbweb.models import OutboxMessage
 from matches import services
-from matches.models import Decision, Match, Post
+from matches.models import Decision, Match, Notice, Post
 from matches.services import deadlines, play
 from matches.tests.deadlines.conftest import STANDARD, put
 from teams.models import League, Team
@@ -144,6 +145,10 @@ def test_two_sweeps_at_the_same_time_apply_turns_and_decisions_once(
     assert services.expire_deadlines() == 0
 
 
+def turn_notices(match: Match, usernames: tuple[str, ...]) -> int:
+    return Notice.objects.filter(match=match, kind="turn", user__username__in=usernames).count()
+
+
 def _env(**extra: str) -> dict[str, str]:
     name = connection.settings_dict["NAME"]
     env = dict(os.environ)
@@ -152,6 +157,7 @@ def _env(**extra: str) -> dict[str, str]:
     )
     env["CELERY_TASK_ALWAYS_EAGER"] = "0"
     env["BBWEB_SWEEP_SECONDS"] = "1"
+    env["BBWEB_OUTBOX_SECONDS"] = "1"
     env.update(extra)
     return env
 
@@ -275,7 +281,7 @@ def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
     stop()
     env = _env(REDIS_URL=url)
     # Both coaches post while Redis is down: the turn passes to the other team; the notice
-    # of its turn cannot be queued, which is logged, and nothing else is lost.
+    # of its turn waits in the outbox, and nothing is lost.
     posted = subprocess.run(
         [
             sys.executable,
@@ -295,7 +301,8 @@ def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
         timeout=60,
     )
     assert posted.returncode == 0, posted.stderr.decode()
-    assert b"could not enqueue matches.tasks.notify_turn" in posted.stderr
+    assert b"matches.tasks.notify_turn(%d,) waits in the outbox" % match.pk in posted.stderr
+    assert OutboxMessage.objects.filter(sent_at__isnull=True).count() == 1
     assert match.posts.filter(kind=Post.Kind.DECLARATION).count() == 2
     match.refresh_from_db()
     assert services.load_state(match).active == "away"
@@ -305,7 +312,14 @@ def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
     worker = _celery(env)
     try:
         assert _wait_for(lambda: deadline_posts_per_match() == {match.pk: 1}, 60)
+        assert _wait_for(lambda: not OutboxMessage.objects.filter(sent_at=None).exists(), 60)
+        # The notice that waited runs after the away team's turn was ended by its deadline:
+        # it tells whoever's turn it is then, the home coaches, as the sweep's own notice
+        # does, and its key lets them hear it once.
+        home = ("alice", "bob")
+        assert _wait_for(lambda: turn_notices(match, home) == 2, 60)
     finally:
         _stop(worker)
     match.refresh_from_db()
     assert services.load_state(match).active == "home"
+    assert turn_notices(match, home) == 2

@@ -1,0 +1,56 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection
+
+from bbweb.celery import app
+from matches import bench_http
+
+
+class Command(BaseCommand):
+    help = (
+        "Load benchmark over HTTP: gunicorn with the production settings against a throwaway "
+        "database beside the configured one, 1, 10 and 50 clients each playing its own match "
+        "through the JSON API, against a floor of one row behind the same token check. Prints "
+        "req/s, p50, p99 and server CPU per request, the ratio to the floor, and checks that "
+        "every post answered is stored once."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--levels", default="1,10,50", help="concurrent clients, e.g. 1,10,50")
+        parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds per level")
+        parser.add_argument(
+            "--requests",
+            type=int,
+            default=90,
+            help="requests of each kind per level (at least one per client and round)",
+        )
+        parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        levels = tuple(int(n) for n in options["levels"].split(","))
+        # Never the real database: a test database (PostgreSQL: NAME_bench; SQLite: a file
+        # beside it) made here and dropped after. The tasks the posts queue go to a queue of
+        # their own, purged after: no worker runs them for matches that no longer exist.
+        name = connection.settings_dict["NAME"]
+        test_name = f"{name}_bench" if connection.vendor != "sqlite" else f"{name}.bench"
+        connection.settings_dict["TEST"] = {
+            **connection.settings_dict.get("TEST", {}),
+            "NAME": test_name,
+        }
+        app.conf.task_default_queue = "bench_http"
+        real_name = connection.creation.create_test_db(
+            verbosity=0, autoclobber=True, serialize=False
+        )
+        try:
+            bench_http.run(
+                levels, options["rounds"], options["requests"], options["workers"], self._write
+            )
+        finally:
+            connection.creation.destroy_test_db(real_name, verbosity=0)
+            with app.connection_for_write() as conn:
+                conn.default_channel.queue_purge("bench_http")
+
+    def _write(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()

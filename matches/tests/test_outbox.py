@@ -1,0 +1,135 @@
+"""The outbox (bbweb/outbox.py): a task exists exactly when its change is committed, waits
+while the broker is down, and is sent once when it is back."""
+
+import random
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
+
+from bbweb import outbox
+from bbweb.models import OutboxMessage
+from matches import autoplay
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Broker:
+    """Stands for Celery's publish: what it took, and whether it is down."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.sent: list[tuple[str, list[object]]] = []
+
+    def send(self, row: OutboxMessage) -> None:
+        if self.down:
+            raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        self.sent.append((row.task, row.args))
+
+
+@pytest.fixture
+def broker(monkeypatch: pytest.MonkeyPatch) -> Iterator[Broker]:
+    fake = Broker()
+    monkeypatch.setattr(outbox, "_send", fake.send)
+    monkeypatch.setattr(outbox, "_quiet_until", 0.0)
+    yield fake
+
+
+def unsent() -> int:
+    return OutboxMessage.objects.filter(sent_at__isnull=True).count()
+
+
+def test_a_task_is_sent_once_its_transaction_commits(broker: Broker) -> None:
+    with transaction.atomic():
+        outbox.enqueue("matches.tasks.notify_turn", [7])
+        assert broker.sent == []
+    assert broker.sent == [("matches.tasks.notify_turn", [7])]
+    assert unsent() == 0
+
+
+def test_a_task_of_a_rolled_back_change_is_never_sent(broker: Broker) -> None:
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        outbox.enqueue("matches.tasks.notify_turn", [7])
+        1 / 0  # noqa: B018
+    assert outbox.relay() == 0
+    assert broker.sent == []
+    assert not OutboxMessage.objects.exists()
+
+
+def test_with_the_broker_down_the_task_waits_and_goes_out_once_when_it_is_back(
+    broker: Broker,
+) -> None:
+    broker.down = True
+    with transaction.atomic():
+        outbox.enqueue("matches.tasks.notify_turn", [7])
+    assert outbox.relay() == 0
+    assert unsent() == 1
+    broker.down = False
+    assert outbox.relay() == 1
+    assert outbox.relay() == 0
+    assert broker.sent == [("matches.tasks.notify_turn", [7])]
+    assert unsent() == 0
+
+
+def test_after_a_failure_the_process_leaves_its_tasks_to_the_relay_for_a_while(
+    broker: Broker,
+) -> None:
+    broker.down = True
+    outbox.enqueue("matches.tasks.notify_turn", [1])
+    broker.down = False
+    outbox.enqueue("matches.tasks.notify_turn", [2])  # not even tried: quiet
+    assert broker.sent == []
+    assert outbox.relay() == 2
+    assert broker.sent == [("matches.tasks.notify_turn", [1]), ("matches.tasks.notify_turn", [2])]
+
+
+def test_the_relay_leaves_a_row_its_writer_still_holds_and_takes_it_when_the_claim_expires(
+    broker: Broker,
+) -> None:
+    row = OutboxMessage.objects.create(
+        task="matches.tasks.notify_turn", args=[3], claimed_until=timezone.now() + outbox.LEASE
+    )
+    assert outbox.relay() == 0
+    OutboxMessage.objects.filter(pk=row.pk).update(
+        claimed_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert outbox.relay() == 1
+    assert broker.sent == [("matches.tasks.notify_turn", [3])]
+    assert OutboxMessage.objects.get(pk=row.pk).attempts == 1
+
+
+def test_a_writer_whose_claim_was_taken_over_does_not_mark_the_row_sent(broker: Broker) -> None:
+    """The compare-and-set on the claim: only the holder of the current claim marks it."""
+    row = OutboxMessage.objects.create(
+        task="matches.tasks.notify_turn", args=[4], claimed_until=timezone.now() - timedelta(1)
+    )
+    stale = OutboxMessage.objects.get(pk=row.pk)
+    assert outbox.relay() == 1
+    OutboxMessage.objects.filter(pk=row.pk).update(sent_at=None, claimed_until=None)
+    outbox._publish(stale)  # its claim is not the row's: it marks nothing
+    assert unsent() == 1
+
+
+def test_sent_rows_are_dropped_after_a_day(broker: Broker) -> None:
+    OutboxMessage.objects.create(
+        task="matches.tasks.notify_turn", args=[5], sent_at=timezone.now() - timedelta(days=2)
+    )
+    outbox.relay()
+    assert not OutboxMessage.objects.exists()
+
+
+def test_a_match_played_with_the_broker_down_loses_no_task(broker: Broker) -> None:
+    broker.down = True
+    match = autoplay.demo_match()
+    rng = random.Random(5)
+    for _ in range(40):
+        autoplay.step(match.pk, rng)
+    waiting = list(OutboxMessage.objects.filter(sent_at__isnull=True).values_list("task", "args"))
+    assert any(task == "matches.tasks.notify_turn" for task, _args in waiting)
+    broker.down = False
+    assert outbox.relay() == len(waiting)
+    assert outbox.relay() == 0
+    assert sorted(broker.sent, key=str) == sorted([(task, args) for task, args in waiting], key=str)
