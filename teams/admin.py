@@ -37,7 +37,7 @@ def _scoped_choice(
         kwargs["queryset"] = model._default_manager.filter(**{_GM_OF[model]: user.pk})
         kwargs["required"] = True
     elif model is get_user_model() and db_field.model is League:
-        kwargs["queryset"] = model._default_manager.filter(pk=user.pk)
+        kwargs["queryset"] = model._default_manager.filter(username=user.get_username())
     return kwargs
 
 
