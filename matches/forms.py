@@ -24,8 +24,9 @@ class ScheduleForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         teams = Team.objects.select_related("league").order_by("name")
-        if not is_game_master(user):
-            teams = teams.filter(Q(league__gm=user.pk))
+        if not getattr(user, "is_superuser", False):
+            in_no_league = Q(league=None) if is_game_master(user) else Q(pk__in=[])
+            teams = teams.filter(Q(league__gm=user.pk) | in_no_league)
         for name in ("home", "away"):
             self.fields[name].queryset = teams  # type: ignore[attr-defined]
 
