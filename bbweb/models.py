@@ -1,9 +1,12 @@
 import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.models.signals import pre_save
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -48,3 +51,16 @@ class ApiToken(models.Model):
             return None
         cls.objects.filter(pk=found.pk).update(last_used_at=timezone.now())
         return found.user
+
+
+@receiver(pre_save, sender=User)
+def _a_new_password_ends_the_api_token(
+    sender: type[User], instance: User, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
+    """A password reset or change ends the sessions (Django) and the API token (here): whoever
+    had the old password may have made a token with it."""
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = User.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if stored is not None and stored != instance.password:
+        ApiToken.objects.filter(user_id=instance.pk).delete()
