@@ -1150,17 +1150,24 @@ def transfer_petty_cash(match_id: int, user: AnyUser, *, side: str, amount: int)
         return post
 
 
+def _coaches_in(match: Match, team: Team, side: str, user: AnyUser) -> bool:
+    """Whether the user coaches that side of the team in this match (a GM's substitute does,
+    the coach replaced does not)."""
+    key = "home" if team.pk == match.home_team_id else "away"
+    return f"{key}:{side}" in actors_for(match, user)
+
+
 def _check_side_coach(match: Match, team: Team, user: AnyUser, side: str) -> None:
     if side not in ("captain", "rival"):
         raise MatchError("malformed", "A side is the captain's or the rival's.")
-    if not team.controls(user, side):
+    if not _coaches_in(match, team, side, user):
         if not actors_for(match, user):
             raise MatchError("not_in_match", "Only the coaches of the teams decide this.")
         raise MatchError("not_your_side", "Only that side's coach decides this.")
 
 
 def _check_captain_of(match: Match, team: Team, user: AnyUser) -> None:
-    if not (user.is_authenticated and user.pk == team.captain_id):
+    if not _coaches_in(match, team, "captain", user):
         if not actors_for(match, user):
             raise MatchError("not_in_match", "Only the coaches of the teams decide this.")
         raise MatchError("not_captain", "Only the team's captain decides this.")
@@ -1571,7 +1578,7 @@ def choose_mvp(match_id: int, user: AnyUser, *, team: str, mje: str, pje: str) -
     with transaction.atomic():
         match = _locked(match_id)
         opposing = _team(match, _other(team))
-        if not (user.is_authenticated and user.pk == opposing.captain_id):
+        if not _coaches_in(match, opposing, "captain", user):
             if not actors_for(match, user):
                 raise MatchError("not_in_match", "Only the opposing captain chooses the MVP.")
             raise MatchError(
@@ -1800,7 +1807,7 @@ def choose_advancement(advancement_id: int, user: AnyUser, choice: str) -> Post:
         match = _locked(found.match_id)
         adv = Advancement.objects.select_for_update().get(pk=advancement_id)
         player = Player.objects.select_related("team").get(pk=adv.player_id)
-        if not player.team.controls(user, player.side):
+        if not _coaches_in(match, player.team, player.side, user):
             if not player.team.is_coach(user):
                 raise MatchError("not_in_match", "Only the coach of the player's side chooses.")
             raise MatchError("not_your_side", "Only the coach of the player's side chooses.")

@@ -145,10 +145,11 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
     user = request.user
     awards_open = seq is not None and seq.step == Sequence.Step.AWARDS
     mvp_forms = []
-    if awards_open and user.is_authenticated:
+    mine = services.actors_for(match, user)
+    if awards_open:
         for key, record in records.items():
-            opposing = _team_for(match, "away" if key == "home" else "home")
-            if user.pk == opposing.captain_id and not record.mvp_chosen:
+            opposing = "away" if key == "home" else "home"
+            if f"{opposing}:captain" in mine and not record.mvp_chosen:
                 mvp_forms.append(
                     {
                         "team": key,
@@ -169,8 +170,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
             awards_open
             and winner is not None
             and winner.winnings_reroll is None
-            and user.is_authenticated
-            and user.pk == _team_for(match, winner.key).captain_id
+            and f"{winner.key}:captain" in mine
         ),
         "advancements": match.advancements.select_related("player", "player__team"),
         "journeymen": _journeymen(match, user),
