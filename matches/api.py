@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET
 from bbweb.models import ApiToken
 from matches import api_schema, exports, services
 from matches.access import readable_match
+from matches.markup import POST_TEXT_MAX
 from matches.models import Match
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -92,7 +93,7 @@ def api_view(method: str) -> Callable[[View], View]:
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise services.MatchError("malformed", "The body is not JSON.") from None
     if not isinstance(body, dict):
         raise services.MatchError("malformed", "The body is a JSON object.")
@@ -187,6 +188,11 @@ def declare(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     key = _field(body, "idempotency_key", str, "")
     side = _field(body, "side", str, None)
     text = _field(body, "text", str, "")
+    if len(text) > POST_TEXT_MAX:
+        raise services.MatchError(
+            "too_long",
+            f"A post has at most {POST_TEXT_MAX:,} characters; this one has {len(text):,}.",
+        )
     version = _field(body, "version", int, None)
     readable_match(pk, user)
     outcome = services.declare(

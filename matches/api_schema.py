@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from matches.markup import POST_TEXT_MAX
+
 _ROLLS = {
     "type": "array",
     "items": {
@@ -267,7 +269,11 @@ SCHEMA: dict[str, Any] = {
                         "description": "Which of your sides posts a declaration naming no "
                         "player (end_turn, setup...)",
                     },
-                    "text": {"type": "string", "description": "Markdown shown with the post"},
+                    "text": {
+                        "type": "string",
+                        "maxLength": POST_TEXT_MAX,
+                        "description": "Markdown shown with the post",
+                    },
                     **_WRITE,
                 },
             },

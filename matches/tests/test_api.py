@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from bbweb.models import ApiToken
 from matches import autoplay, services
+from matches.markup import POST_TEXT_MAX
 from matches.models import Match, Post
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +239,21 @@ def test_a_token_request_needs_no_csrf_token(match: Match) -> None:
     )
     response = post(bot, "decide", match, {"kind": "kick_or_receive", "choice": "kick"})
     assert response.status_code == 201
+
+
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+@pytest.mark.parametrize("view", ["declare", "decide"])
+def test_json_nested_thousands_deep_is_a_malformed_body_not_a_server_error(
+    match: Match, view: str, depth: int
+) -> None:
+    deep = '{"a":' * depth + "1" + "}" * depth
+    url = reverse(f"api:{view}", args=[match.pk])
+    response = token_client("alice").post(url, deep, content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"] == "malformed"
+
+
+def test_the_api_refuses_a_post_text_over_the_cap(match: Match) -> None:
+    body = {"type": "pass", "player": "h1", "text": "x" * (POST_TEXT_MAX + 1)}
+    response = post(token_client("alice"), "declare", match, body)
+    assert response.status_code == 400 and response.json()["error"] == "too_long"
+    assert unchanged(match)
