@@ -14,7 +14,6 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
 from bbweb.models import ApiToken
 from matches import api_schema, exports, services
@@ -33,6 +32,7 @@ HTTP_STATUS = {
     "not_captain": 403,
     "not_in_match": 403,
     "no_match": 404,
+    "no_route": 404,
     "method_not_allowed": 405,
     "decision_pending": 409,
     "no_decision_pending": 409,
@@ -47,6 +47,12 @@ EVENTS_PAGE = 500
 
 def _error(code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=HTTP_STATUS.get(code, 400))
+
+
+def _not_allowed(method: str) -> JsonResponse:
+    response = _error("method_not_allowed", f"Use {method}.")
+    response["Allow"] = method
+    return response
 
 
 def _csrf_refused(request: HttpRequest) -> bool:
@@ -78,9 +84,9 @@ def api_view(method: str) -> Callable[[View], View]:
         @csrf_exempt  # the session's requests are checked in _user; the token's need no check
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != method:
+                return _not_allowed(method)
             try:
-                if request.method != method:
-                    raise services.MatchError("method_not_allowed", f"Use {method}.")
                 return view(request, _user(request), *args, **kwargs)
             except services.MatchError as error:
                 return _error(error.code, error.message)
@@ -152,9 +158,17 @@ def _outcome(match_id: int, user: AnyUser, outcome: services.Outcome) -> JsonRes
 # -- the views ---------------------------------------------------------------------------------
 
 
-@require_GET
 def openapi(request: HttpRequest) -> JsonResponse:
+    if request.method not in ("GET", "HEAD"):
+        return _not_allowed("GET")
     return JsonResponse(api_schema.SCHEMA)
+
+
+@csrf_exempt  # it only answers 404, whatever the method
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Anything under /api/ that no route takes (a negative or non-numeric id, a typo): the
+    API's JSON error, never the site's HTML page."""
+    return _error("no_route", "There is no such API address; see /api/openapi.json.")
 
 
 @api_view("GET")
@@ -167,7 +181,9 @@ def events(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     try:
         after = int(request.GET.get("after", 0))
     except ValueError:
-        raise services.MatchError("malformed", "after is an event number.") from None
+        after = -1
+    if after < 0:
+        raise services.MatchError("malformed", "after is an event number (0 or more).")
     rows = list(
         readable_match(pk, user)
         .events.select_related("post")
