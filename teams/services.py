@@ -256,6 +256,7 @@ def hire_player(
     """A rookie for the actor's own side, paid from that side's treasury."""
     _check_side(actor, team, side)
     team = _lock(team)
+    _check_not_frozen(team)
     race = team.race_data
     try:
         pos = race.position(position)
@@ -284,6 +285,27 @@ def hire_player(
     return Player.objects.create(team=team, number=number, name=name, position=pos.id, side=side)
 
 
+class RosterFrozen(TeamError):
+    """A team's roster waits while the team has a match under way."""
+
+
+# A team with a match in these states keeps its roster as the match knows it: the post-match
+# sequence pays winnings by the sides' shares, which a hire after the final whistle changed.
+_UNDER_WAY = ("pre_match", "in_play", "post_match")
+
+
+def _check_not_frozen(team: Team) -> None:
+    playing = team.home_matches.filter(status__in=_UNDER_WAY).exists()
+    if playing or team.away_matches.filter(status__in=_UNDER_WAY).exists():
+        raise RosterFrozen(
+            _(
+                "%(team)s has a match under way: hiring, firing and moving players wait until "
+                "its post-match sequence is over."
+            )
+            % {"team": team.name}
+        )
+
+
 def _check_on_roster(player: Player) -> None:
     if player.status not in Player.ON_ROSTER:
         raise RuleBroken(_("%(player)s is no longer on the roster.") % {"player": player.name})
@@ -293,7 +315,7 @@ def _check_on_roster(player: Player) -> None:
 def fire_player(actor: Actor, player: Player) -> None:
     """The player leaves the team (no refund); only the coach of the player's side fires."""
     _check_side(actor, player.team, player.side)
-    _lock(player.team)
+    _check_not_frozen(_lock(player.team))
     player.refresh_from_db()
     _check_on_roster(player)
     player.status = Player.Status.RETIRED
@@ -358,6 +380,7 @@ def propose_move(actor: Actor, player: Player) -> MoveProposal | None:
     the team has no rival the captain holds both sides and the move happens at once."""
     _check_captain(actor, player.team)
     team = _lock(player.team)
+    _check_not_frozen(team)
     player.refresh_from_db()
     _check_on_roster(player)
     to_side = Side.RIVAL if player.side == Side.CAPTAIN else Side.CAPTAIN
@@ -387,6 +410,7 @@ def _answer_move(actor: Actor, proposal: MoveProposal, status: str) -> None:
 
 @transaction.atomic
 def accept_move(actor: Actor, proposal: MoveProposal) -> None:
+    _check_not_frozen(proposal.player.team)
     _answer_move(actor, proposal, MoveProposal.Status.ACCEPTED)
     player = proposal.player
     player.refresh_from_db()
