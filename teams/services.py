@@ -410,8 +410,8 @@ def _answer_move(actor: Actor, proposal: MoveProposal, status: str) -> None:
 
 @transaction.atomic
 def accept_move(actor: Actor, proposal: MoveProposal) -> None:
-    _check_not_frozen(proposal.player.team)
     _answer_move(actor, proposal, MoveProposal.Status.ACCEPTED)
+    _check_not_frozen(proposal.player.team)  # after who may answer; raising undoes the answer
     player = proposal.player
     player.refresh_from_db()
     _check_on_roster(player)
