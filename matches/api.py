@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
+from bbweb import throttle
 from bbweb.models import ApiToken
 from matches import api_schema, exports, services
 from matches.access import readable_match
@@ -38,6 +39,7 @@ HTTP_STATUS = {
     "no_decision_pending": 409,
     "wrong_decision": 409,
     "version_conflict": 409,
+    "throttled": 429,
     "not_in_play": 409,
     "not_your_turn": 409,
     "wrong_phase": 409,
@@ -47,6 +49,12 @@ EVENTS_PAGE = 500
 
 def _error(code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=HTTP_STATUS.get(code, 400))
+
+
+class Throttled(Exception):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
 
 
 def _not_allowed(method: str) -> JsonResponse:
@@ -64,10 +72,18 @@ def _user(request: HttpRequest) -> AnyUser:
     """The bearer token's user, else the session's; raises when neither may go on."""
     header = request.headers.get("Authorization", "")
     if header:
+        address = throttle.client_ip(request)
+        wait = throttle.blocked("bad_token_ip", address)
+        if wait is not None:
+            raise Throttled(wait)
         scheme, _sep, token = header.partition(" ")
         user = ApiToken.user_for(token.strip()) if scheme.lower() == "bearer" else None
         if user is None:
+            throttle.hit("bad_token_ip", address)
             raise services.MatchError("bad_token", "The API token is not valid.")
+        wait = throttle.hit("token", str(user.pk))
+        if wait is not None:
+            raise Throttled(wait)
         return user
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -90,6 +106,12 @@ def api_view(method: str) -> Callable[[View], View]:
                 return view(request, _user(request), *args, **kwargs)
             except services.MatchError as error:
                 return _error(error.code, error.message)
+            except Throttled as refused:
+                response = _error(
+                    "throttled", f"Too many requests; try again in {refused.retry_after} s."
+                )
+                response["Retry-After"] = str(refused.retry_after)
+                return response
 
         return wrapped
 

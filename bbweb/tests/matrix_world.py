@@ -124,8 +124,10 @@ def _walk(patterns: list[Any], prefix: str = "") -> Iterator[str]:
 
 
 def every_route() -> list[str]:
-    """Every URL pattern of the site, as the full route (the admin's included)."""
-    return list(_walk(get_resolver().url_patterns))
+    """Every URL pattern of the site, as the full route (the admin's included); a route
+    given twice (the site's login before django.contrib.auth's) counts once, as the first
+    one answers."""
+    return list(dict.fromkeys(_walk(get_resolver().url_patterns)))
 
 
 def url_for(route: str, world: World) -> str:
