@@ -64,3 +64,26 @@ def _a_new_password_ends_the_api_token(
     stored = User.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
     if stored is not None and stored != instance.password:
         ApiToken.objects.filter(user_id=instance.pk).delete()
+
+
+class EmailCheck(models.Model):
+    """The e-mail address an account gave at sign-up, and when its link was followed. Until
+    then the account reads and writes nothing for a team or a league. Accounts made by staff
+    or by a command have no check and are trusted as they are."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_check"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("e-mail check")
+        verbose_name_plural = _("e-mail checks")
+
+    def __str__(self) -> str:
+        return f"{self.email} ({'verified' if self.verified_at else 'waiting'})"
+
+
+def email_verified(user: User) -> bool:
+    return not EmailCheck.objects.filter(user=user, verified_at__isnull=True).exists()

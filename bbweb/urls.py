@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("accounts/profile/", views.profile, name="profile"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/password_reset/", views.PasswordResetView.as_view(), name="password_reset"),

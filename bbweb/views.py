@@ -6,9 +6,9 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
-from bbweb import throttle
+from bbweb import throttle, verification
 from bbweb.forms import SignUpForm
 from bbweb.models import ApiToken
 
@@ -63,10 +63,24 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         throttle.hit("signup_ip", throttle.client_ip(request))
         user = form.save()
+        verification.send_check(request, user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to bbweb, %(name)s.") % {"name": user.username})
+        messages.info(
+            request,
+            _("We sent you a link: follow it to confirm your e-mail before joining a team."),
+        )
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+@require_GET
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    if verification.confirm(token) is None:
+        messages.error(request, _("This confirmation link is not valid or has expired."))
+    else:
+        messages.success(request, _("Your e-mail address is confirmed."))
+    return redirect("home")
 
 
 @login_required

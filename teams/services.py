@@ -11,6 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bbweb.models import email_verified
 from rules import gamedata
 from teams import rosters
 from teams.models import Invitation, League, MoveProposal, Player, Side, Team
@@ -51,6 +52,18 @@ class NotTheRival(NotAllowed):
 
 class NotTheInvitee(NotAllowed):
     pass
+
+
+class EmailNotVerified(NotAllowed):
+    pass
+
+
+def check_email_verified(user: User) -> None:
+    """An account made by sign-up joins no team and no league before its e-mail is confirmed."""
+    if not email_verified(user):
+        raise EmailNotVerified(
+            _("Confirm your e-mail address first: follow the link we sent you at sign-up.")
+        )
 
 
 class IllegalTeam(TeamError):
@@ -177,6 +190,7 @@ def create_team(
     is shared between the sides in proportion to their players' value. A rival named here is
     invited; until the invitation is accepted the captain holds both sides."""
     captain = _user(actor)
+    check_email_verified(captain)
     name = _clean_name(name, _("A team"))
     budget = starting_treasury(league)
     problems = rosters.plan_problems(plan, budget)
@@ -460,6 +474,7 @@ def _answer_invitation(actor: Actor, invitation: Invitation, status: str) -> Use
 @transaction.atomic
 def accept_invitation(actor: Actor, invitation: Invitation) -> None:
     """The invited user becomes the rival coach and takes over the rival's side."""
+    check_email_verified(_user(actor))
     user = _answer_invitation(actor, invitation, Invitation.Status.ACCEPTED)
     joined = Team.objects.filter(pk=invitation.team_id, rival__isnull=True).update(rival=user)
     if not joined:

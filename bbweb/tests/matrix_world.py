@@ -156,6 +156,7 @@ def url_for(route: str, world: World) -> str:
         "<int:fixture_id>": world.fixture.pk,
         "<uidb64>": "MQ",
         "<token>": "set-password",
+        "<str:token>": "not-a-signed-token",
         "^(?P<rest>.*)$": "nothing-here",
         "<path:content_type_id>": ContentType.objects.get_for_model(Team).pk,
         "<path:object_id>": admin_ids.get(model, 0),
