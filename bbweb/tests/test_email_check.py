@@ -29,7 +29,7 @@ def _sign_up(client: Client) -> User:
 
 
 def _link() -> str:
-    found = re.search(r"http://testserver(/accounts/verify/\S+/)", mail.outbox[-1].body)
+    found = re.search(r"http://testserver(/accounts/verify/\S+/)", str(mail.outbox[-1].body))
     assert found is not None
     return found.group(1)
 
