@@ -82,3 +82,13 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, object]) -> dic
             "--disable-sync",
         ],
     }
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_with_no_throttle_counts() -> Iterator[None]:
+    """The rate limits count in the cache, which lives as long as the test process: one
+    test's sign-ups or wrong passwords must not refuse the next test's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

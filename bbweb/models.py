@@ -1,9 +1,12 @@
 import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.models.signals import pre_save
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -72,3 +75,39 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)!r}"
+
+
+@receiver(pre_save, sender=User)
+def _a_new_password_ends_the_api_token(
+    sender: type[User], instance: User, update_fields: frozenset[str] | None = None, **kwargs: Any
+) -> None:
+    """A password reset or change ends the sessions (Django) and the API token (here): whoever
+    had the old password may have made a token with it."""
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    stored = User.objects.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if stored is not None and stored != instance.password:
+        ApiToken.objects.filter(user_id=instance.pk).delete()
+
+
+class EmailCheck(models.Model):
+    """The e-mail address an account gave at sign-up, and when its link was followed. Until
+    then the account reads and writes nothing for a team or a league. Accounts made by staff
+    or by a command have no check and are trusted as they are."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_check"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("e-mail check")
+        verbose_name_plural = _("e-mail checks")
+
+    def __str__(self) -> str:
+        return f"{self.email} ({'verified' if self.verified_at else 'waiting'})"
+
+
+def email_verified(user: User) -> bool:
+    return not EmailCheck.objects.filter(user=user, verified_at__isnull=True).exists()

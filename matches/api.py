@@ -14,11 +14,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
+from bbweb import throttle
 from bbweb.models import ApiToken
 from matches import api_schema, exports, services
 from matches.access import readable_match
+from matches.markup import POST_TEXT_MAX
 from matches.models import Match
 
 AnyUser = AbstractBaseUser | AnonymousUser
@@ -32,11 +33,13 @@ HTTP_STATUS = {
     "not_captain": 403,
     "not_in_match": 403,
     "no_match": 404,
+    "no_route": 404,
     "method_not_allowed": 405,
     "decision_pending": 409,
     "no_decision_pending": 409,
     "wrong_decision": 409,
     "version_conflict": 409,
+    "throttled": 429,
     "not_in_play": 409,
     "not_your_turn": 409,
     "wrong_phase": 409,
@@ -48,6 +51,18 @@ def _error(code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": code, "message": message}, status=HTTP_STATUS.get(code, 400))
 
 
+class Throttled(Exception):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
+def _not_allowed(method: str) -> JsonResponse:
+    response = _error("method_not_allowed", f"Use {method}.")
+    response["Allow"] = method
+    return response
+
+
 def _csrf_refused(request: HttpRequest) -> bool:
     check = CsrfViewMiddleware(lambda request: HttpResponse())
     return check.process_view(request, _error, (), {}) is not None
@@ -57,10 +72,18 @@ def _user(request: HttpRequest) -> AnyUser:
     """The bearer token's user, else the session's; raises when neither may go on."""
     header = request.headers.get("Authorization", "")
     if header:
+        address = throttle.client_ip(request)
+        wait = throttle.blocked("bad_token_ip", address)
+        if wait is not None:
+            raise Throttled(wait)
         scheme, _sep, token = header.partition(" ")
         user = ApiToken.user_for(token.strip()) if scheme.lower() == "bearer" else None
         if user is None:
+            throttle.hit("bad_token_ip", address)
             raise services.MatchError("bad_token", "The API token is not valid.")
+        wait = throttle.hit("token", str(user.pk))
+        if wait is not None:
+            raise Throttled(wait)
         return user
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -77,12 +100,18 @@ def api_view(method: str) -> Callable[[View], View]:
         @csrf_exempt  # the session's requests are checked in _user; the token's need no check
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != method:
+                return _not_allowed(method)
             try:
-                if request.method != method:
-                    raise services.MatchError("method_not_allowed", f"Use {method}.")
                 return view(request, _user(request), *args, **kwargs)
             except services.MatchError as error:
                 return _error(error.code, error.message)
+            except Throttled as refused:
+                response = _error(
+                    "throttled", f"Too many requests; try again in {refused.retry_after} s."
+                )
+                response["Retry-After"] = str(refused.retry_after)
+                return response
 
         return wrapped
 
@@ -92,7 +121,7 @@ def api_view(method: str) -> Callable[[View], View]:
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
         body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise services.MatchError("malformed", "The body is not JSON.") from None
     if not isinstance(body, dict):
         raise services.MatchError("malformed", "The body is a JSON object.")
@@ -151,9 +180,17 @@ def _outcome(match_id: int, user: AnyUser, outcome: services.Outcome) -> JsonRes
 # -- the views ---------------------------------------------------------------------------------
 
 
-@require_GET
 def openapi(request: HttpRequest) -> JsonResponse:
+    if request.method not in ("GET", "HEAD"):
+        return _not_allowed("GET")
     return JsonResponse(api_schema.SCHEMA)
+
+
+@csrf_exempt  # it only answers 404, whatever the method
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Anything under /api/ that no route takes (a negative or non-numeric id, a typo): the
+    API's JSON error, never the site's HTML page."""
+    return _error("no_route", "There is no such API address; see /api/openapi.json.")
 
 
 @api_view("GET")
@@ -166,7 +203,9 @@ def events(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     try:
         after = int(request.GET.get("after", 0))
     except ValueError:
-        raise services.MatchError("malformed", "after is an event number.") from None
+        after = -1
+    if after < 0:
+        raise services.MatchError("malformed", "after is an event number (0 or more).")
     rows = list(
         readable_match(pk, user)
         .events.select_related("post")
@@ -187,6 +226,11 @@ def declare(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     key = _field(body, "idempotency_key", str, "")
     side = _field(body, "side", str, None)
     text = _field(body, "text", str, "")
+    if len(text) > POST_TEXT_MAX:
+        raise services.MatchError(
+            "too_long",
+            f"A post has at most {POST_TEXT_MAX:,} characters; this one has {len(text):,}.",
+        )
     version = _field(body, "version", int, None)
     readable_match(pk, user)
     outcome = services.declare(

@@ -2,6 +2,9 @@
 
 from typing import Any
 
+from matches.markup import POST_TEXT_MAX
+from rules.engine.actions import ACTIONS, FACINGS
+
 _ROLLS = {
     "type": "array",
     "items": {
@@ -19,8 +22,8 @@ _ID = {
     "name": "id",
     "in": "path",
     "required": True,
-    "description": "The match's number.",
-    "schema": {"type": "integer"},
+    "description": "The match's number (anything else under /api/ is a JSON 404).",
+    "schema": {"type": "integer", "minimum": 1},
 }
 _REF = "#/components/schemas/"
 
@@ -29,7 +32,8 @@ _ERRORS = {
     400: "malformed, or refused by the rules: too_far, path_illegal, blitz_used, choice_illegal...",
     401: "not_authenticated, bad_token",
     403: "not_your_player, not_captain, csrf_failed",
-    404: "no_match (also a private match you may not see)",
+    404: "no_match (also a private match you may not see), no_route",
+    405: "method_not_allowed; the Allow header names the method",
     409: "decision_pending, no_decision_pending, wrong_decision, version_conflict, "
     "not_in_play, not_your_turn, wrong_phase",
 }
@@ -61,6 +65,7 @@ _WRITE = {
     },
     "version": {
         "type": "integer",
+        "minimum": 0,
         "description": "Apply only if the match is at this version (else 409 version_conflict).",
     },
 }
@@ -257,17 +262,30 @@ SCHEMA: dict[str, Any] = {
                 "required": ["action"],
                 "properties": {
                     "player": {"type": ["string", "null"]},
-                    "action": {"type": "string"},
+                    "action": {"enum": list(ACTIONS)},
                     "path": {"type": "array", "items": {"type": "string"}},
-                    "target": {"type": "string"},
+                    "target": {"type": ["string", "null"]},
                     "then": {"type": "array", "items": {"type": "string"}},
-                    "placements": {"type": "object"},
+                    "throw": {"type": ["string", "null"], "description": "Throw Team-Mate"},
+                    "target2": {"type": ["string", "null"], "description": "Multiple Block"},
+                    "gaze": {"type": ["string", "null"], "description": "Hypnotic Gaze"},
+                    "stab": {"type": "boolean"},
+                    "facings": {"type": "array", "items": {"enum": list(FACINGS)}},
+                    "placements": {
+                        "type": "object",
+                        "additionalProperties": {"type": "string"},
+                        "description": "setup: {player id: square}",
+                    },
                     "side": {
                         "enum": ["captain", "rival"],
                         "description": "Which of your sides posts a declaration naming no "
                         "player (end_turn, setup...)",
                     },
-                    "text": {"type": "string", "description": "Markdown shown with the post"},
+                    "text": {
+                        "type": "string",
+                        "maxLength": POST_TEXT_MAX,
+                        "description": "Markdown shown with the post",
+                    },
                     **_WRITE,
                 },
             },

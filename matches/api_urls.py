@@ -1,7 +1,7 @@
 """The JSON API under /api/ (namespace ``api``), and the match download that bbweb/urls.py
 adds to the ``matches`` namespace (``matches:export``)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from matches import api
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/events", api.events, name="events"),
     path("matches/<int:pk>/declare", api.declare, name="declare"),
     path("matches/<int:pk>/decide", api.decide, name="decide"),
+    re_path(r"^(?P<rest>.*)$", api.not_found, name="not_found"),
 ]
 
 match_urlpatterns = [

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from bbweb.roles import is_game_master
+from matches.markup import POST_TEXT_MAX
 from matches.models import Post
 from matches.page import Plan
 from rules.engine import MatchState
@@ -24,8 +25,9 @@ class ScheduleForm(forms.Form):
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         teams = Team.objects.select_related("league").order_by("name")
-        if not is_game_master(user):
-            teams = teams.filter(Q(league__gm=user.pk))
+        if not getattr(user, "is_superuser", False):
+            in_no_league = Q(league=None) if is_game_master(user) else Q(pk__in=[])
+            teams = teams.filter(Q(league__gm=user.pk) | in_no_league)
         for name in ("home", "away"):
             self.fields[name].queryset = teams  # type: ignore[attr-defined]
 
@@ -74,7 +76,12 @@ class DeclareForm(PlanForm):
         required=False, choices=[("", "-"), ("captain", "captain"), ("rival", "rival")]
     )
     notation = forms.CharField(required=False, max_length=200, label=_("Or type it"))
-    text = forms.CharField(required=False, widget=forms.Textarea, label=_("Text (Markdown)"))
+    text = forms.CharField(
+        required=False,
+        max_length=POST_TEXT_MAX,
+        widget=forms.Textarea,
+        label=_("Text (Markdown)"),
+    )
     key = forms.CharField(required=False, max_length=64)
 
     def __init__(self, *args: Any, state: MatchState, actors: list[str], **kwargs: Any) -> None:
@@ -131,9 +138,17 @@ class PostForm(forms.Form):
         ],
         label=_("Kind"),
     )
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label=_("Text (Markdown)"))
+    text = forms.CharField(
+        max_length=POST_TEXT_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Text (Markdown)"),
+    )
     key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
 
 class EditForm(forms.Form):
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label=_("Text (Markdown)"))
+    text = forms.CharField(
+        max_length=POST_TEXT_MAX,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Text (Markdown)"),
+    )

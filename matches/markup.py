@@ -3,6 +3,10 @@
 import nh3
 from markdown_it import MarkdownIt
 
+# The longest post, in characters, on the page and through the API (a post is rendered into
+# the page of every reader: a 2.4 MB post made a 6.9 MB page).
+POST_TEXT_MAX = 20_000
+
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 _markdown.enable("strikethrough").enable("table")
 

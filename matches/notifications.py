@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from bbweb import throttle
 from matches.mentions import mentioned as mentioned_in
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
 
@@ -140,6 +141,9 @@ def mentioned(post_id: int) -> None:
     )
     match = post.match
     users = [u for u in mentioned_in(match, post.text) if u.email and u.pk != post.author_id]
+    if users and throttle.hit("mentions", str(post.author_id)):
+        log.info("post %s: its author sent too many mentions this hour; no mail", post_id)
+        return
     author = post.author.username if post.author else "bbweb"
     for user in users:
         preferences = CoachPreferences.objects.filter(user=user).first()

@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bbweb.models import email_verified
 from bbweb.roles import is_game_master
 from matches import folding, services
 from matches.forms_gm import (
@@ -430,6 +431,10 @@ def fixture_start(request: HttpRequest, fixture_id: int) -> HttpResponse:
 def league_join(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(league_id)
     back = reverse("gm:league", args=[league.pk])
+    assert isinstance(request.user, User)
+    if not email_verified(request.user):
+        message = _("Confirm your e-mail address first: follow the link we sent you at sign-up.")
+        return _forbidden(request, message, back)
     try:
         team_id = int(request.POST.get("team", ""))
     except ValueError:

@@ -5,13 +5,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import economy, services
+from matches.access import may_read
 from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence
 from rules import gamedata
 from teams import services as team_services
@@ -20,8 +21,13 @@ from teams.models import Player
 FORBIDDEN = {"not_in_match", "not_your_side", "not_captain", "not_opposing_captain"}
 
 
-def _match(pk: int) -> Match:
-    return get_object_or_404(Match.objects.select_related("home_team", "away_team"), pk=pk)
+def _match(request: HttpRequest, pk: int) -> Match:
+    """The match, when this user may read it: a private match's sequence is its coaches' and
+    GM's, and answers as a match that does not exist to anybody else (no probing for ids)."""
+    match = Match.objects.select_related("home_team", "away_team").filter(pk=pk).first()
+    if match is None or not may_read(match, request.user):
+        raise Http404
+    return match
 
 
 def _act(request: HttpRequest, back: str, action: Callable[[], Any]) -> HttpResponse:
@@ -53,7 +59,7 @@ def _amount(request: HttpRequest, name: str) -> int:
 
 @require_GET
 def prematch(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match(pk)
+    match = _match(request, pk)
     seq = Sequence.objects.filter(match=match).first()
     records = {r.key: r for r in match.team_records.all()}
     mine = services.actors_for(match, request.user)
@@ -96,6 +102,7 @@ def _team_for(match: Match, key: str | None) -> Any:
 
 @require_POST
 def petty_cash(request: HttpRequest, pk: int) -> HttpResponse:
+    _match(request, pk)
     side = str(request.POST.get("side", ""))
     amount = _amount(request, "amount")
     return _act(
@@ -107,6 +114,7 @@ def petty_cash(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def inducements(request: HttpRequest, pk: int) -> HttpResponse:
+    _match(request, pk)
     counts = {
         item: int(request.POST.get(f"count_{item}") or 0)
         for item in (*economy.COUNTED, "wizard")
@@ -131,16 +139,17 @@ def inducements(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match(pk)
+    match = _match(request, pk)
     seq = Sequence.objects.filter(match=match).first()
     records = {r.key: r for r in match.team_records.all()}
     user = request.user
     awards_open = seq is not None and seq.step == Sequence.Step.AWARDS
     mvp_forms = []
-    if awards_open and user.is_authenticated:
+    mine = services.actors_for(match, user)
+    if awards_open:
         for key, record in records.items():
-            opposing = _team_for(match, "away" if key == "home" else "home")
-            if user.pk == opposing.captain_id and not record.mvp_chosen:
+            opposing = "away" if key == "home" else "home"
+            if f"{opposing}:captain" in mine and not record.mvp_chosen:
                 mvp_forms.append(
                     {
                         "team": key,
@@ -161,8 +170,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
             awards_open
             and winner is not None
             and winner.winnings_reroll is None
-            and user.is_authenticated
-            and user.pk == _team_for(match, winner.key).captain_id
+            and f"{winner.key}:captain" in mine
         ),
         "advancements": match.advancements.select_related("player", "player__team"),
         "journeymen": _journeymen(match, user),
@@ -173,6 +181,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def reroll(request: HttpRequest, pk: int) -> HttpResponse:
+    _match(request, pk)
     again = request.POST.get("reroll") == "yes"
     return _act(
         request,
@@ -183,6 +192,7 @@ def reroll(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def mvp(request: HttpRequest, pk: int) -> HttpResponse:
+    _match(request, pk)
     team = str(request.POST.get("team", ""))
     mje, pje = str(request.POST.get("mje", "")), str(request.POST.get("pje", ""))
     return _act(
@@ -196,6 +206,8 @@ def advance(request: HttpRequest, pk: int) -> HttpResponse:
     adv = get_object_or_404(
         Advancement.objects.select_related("player", "player__team", "match"), pk=pk
     )
+    if not may_read(adv.match, request.user):
+        raise Http404
     if request.method == "POST":
         choice = str(request.POST.get("choice", ""))
         return _act(
@@ -232,7 +244,12 @@ def _journeymen(match: Match, user: Any) -> list[dict[str, Any]]:
 
 @require_POST
 def hire_journeyman(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
-    player = get_object_or_404(Player.objects.select_related("team"), pk=player_id)
+    match = _match(request, pk)
+    player = get_object_or_404(
+        Player.objects.select_related("team"),
+        pk=player_id,
+        team__in=(match.home_team_id, match.away_team_id),
+    )
     return _act(
         request,
         reverse("sequence:postmatch", args=[pk]),

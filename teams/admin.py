@@ -4,7 +4,9 @@
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import ForeignKey, QuerySet
+from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
 from bbweb.roles import is_game_master
@@ -18,8 +20,36 @@ else:
     _PlayerInline = admin.TabularInline
 
 
+# How a row leads to the GM of its league: the choices of every foreign key in an add or change
+# form are kept to the leagues the GM runs, so a GM cannot put a team or a player into another
+# GM's league (editing other leagues' rows is refused by get_queryset already).
+_GM_OF = {League: "gm", Team: "league__gm", Player: "team__league__gm"}
+
+
+def _scoped_choice(
+    db_field: ForeignKey[Any, Any], request: HttpRequest, kwargs: dict[str, Any]
+) -> dict[str, Any]:
+    user = request.user
+    if getattr(user, "is_superuser", False):
+        return kwargs
+    model = db_field.related_model
+    if model in _GM_OF:
+        kwargs["queryset"] = model._default_manager.filter(**{_GM_OF[model]: user.pk})
+        kwargs["required"] = True
+    elif model is get_user_model() and db_field.model is League:
+        kwargs["queryset"] = model._default_manager.filter(username=user.get_username())
+    return kwargs
+
+
 class _GameMasterAdmin(_ModelAdmin):
     league_path = ""
+
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> "ModelChoiceField[Any] | None":
+        return super().formfield_for_foreignkey(
+            db_field, request, **_scoped_choice(db_field, request, kwargs)
+        )
 
     def _is_gm(self, request: HttpRequest) -> bool:
         return is_game_master(request.user)

@@ -11,6 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bbweb.models import email_verified
 from rules import gamedata
 from teams import rosters
 from teams.models import Invitation, League, MoveProposal, Player, Side, Team
@@ -51,6 +52,18 @@ class NotTheRival(NotAllowed):
 
 class NotTheInvitee(NotAllowed):
     pass
+
+
+class EmailNotVerified(NotAllowed):
+    pass
+
+
+def check_email_verified(user: User) -> None:
+    """An account made by sign-up joins no team and no league before its e-mail is confirmed."""
+    if not email_verified(user):
+        raise EmailNotVerified(
+            _("Confirm your e-mail address first: follow the link we sent you at sign-up.")
+        )
 
 
 class IllegalTeam(TeamError):
@@ -177,6 +190,7 @@ def create_team(
     is shared between the sides in proportion to their players' value. A rival named here is
     invited; until the invitation is accepted the captain holds both sides."""
     captain = _user(actor)
+    check_email_verified(captain)
     name = _clean_name(name, _("A team"))
     budget = starting_treasury(league)
     problems = rosters.plan_problems(plan, budget)
@@ -256,6 +270,7 @@ def hire_player(
     """A rookie for the actor's own side, paid from that side's treasury."""
     _check_side(actor, team, side)
     team = _lock(team)
+    _check_not_frozen(team)
     race = team.race_data
     try:
         pos = race.position(position)
@@ -284,6 +299,27 @@ def hire_player(
     return Player.objects.create(team=team, number=number, name=name, position=pos.id, side=side)
 
 
+class RosterFrozen(TeamError):
+    """A team's roster waits while the team has a match under way."""
+
+
+# A team with a match in these states keeps its roster as the match knows it: the post-match
+# sequence pays winnings by the sides' shares, which a hire after the final whistle changed.
+_UNDER_WAY = ("pre_match", "in_play", "post_match")
+
+
+def _check_not_frozen(team: Team) -> None:
+    playing = team.home_matches.filter(status__in=_UNDER_WAY).exists()
+    if playing or team.away_matches.filter(status__in=_UNDER_WAY).exists():
+        raise RosterFrozen(
+            _(
+                "%(team)s has a match under way: hiring, firing and moving players wait until "
+                "its post-match sequence is over."
+            )
+            % {"team": team.name}
+        )
+
+
 def _check_on_roster(player: Player) -> None:
     if player.status not in Player.ON_ROSTER:
         raise RuleBroken(_("%(player)s is no longer on the roster.") % {"player": player.name})
@@ -293,7 +329,7 @@ def _check_on_roster(player: Player) -> None:
 def fire_player(actor: Actor, player: Player) -> None:
     """The player leaves the team (no refund); only the coach of the player's side fires."""
     _check_side(actor, player.team, player.side)
-    _lock(player.team)
+    _check_not_frozen(_lock(player.team))
     player.refresh_from_db()
     _check_on_roster(player)
     player.status = Player.Status.RETIRED
@@ -358,6 +394,7 @@ def propose_move(actor: Actor, player: Player) -> MoveProposal | None:
     the team has no rival the captain holds both sides and the move happens at once."""
     _check_captain(actor, player.team)
     team = _lock(player.team)
+    _check_not_frozen(team)
     player.refresh_from_db()
     _check_on_roster(player)
     to_side = Side.RIVAL if player.side == Side.CAPTAIN else Side.CAPTAIN
@@ -388,6 +425,7 @@ def _answer_move(actor: Actor, proposal: MoveProposal, status: str) -> None:
 @transaction.atomic
 def accept_move(actor: Actor, proposal: MoveProposal) -> None:
     _answer_move(actor, proposal, MoveProposal.Status.ACCEPTED)
+    _check_not_frozen(proposal.player.team)  # after who may answer; raising undoes the answer
     player = proposal.player
     player.refresh_from_db()
     _check_on_roster(player)
@@ -436,6 +474,7 @@ def _answer_invitation(actor: Actor, invitation: Invitation, status: str) -> Use
 @transaction.atomic
 def accept_invitation(actor: Actor, invitation: Invitation) -> None:
     """The invited user becomes the rival coach and takes over the rival's side."""
+    check_email_verified(_user(actor))
     user = _answer_invitation(actor, invitation, Invitation.Status.ACCEPTED)
     joined = Team.objects.filter(pk=invitation.team_id, rival__isnull=True).update(rival=user)
     if not joined:

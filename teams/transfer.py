@@ -21,6 +21,13 @@ from rules import gamedata
 from teams import rosters
 from teams.models import Player, Team
 
+# The bounds of the database's columns: a file beyond them is a list of problems, not a crash.
+TEXT_MAX = 80  # a team's, a player's, a position's name
+USERNAME_MAX = 150
+SMALL_MAX = 32_767  # a small whole number (rerolls, player numbers...)
+BIG_MAX = 2_147_483_647  # gold and SPP
+LIST_MAX = 100  # skills or injuries of one player
+
 INJURIES = ("niggling", "miss_next_game", "-MA", "-ST", "-AG", "-AV")
 STATUSES = tuple(Player.Status.values)
 
@@ -125,22 +132,39 @@ class _Reader:
             _("%(where)s: expected %(expected)s.") % {"where": where, "expected": expected}
         )
 
-    def text(self, data: Mapping[str, object], key: str, where: str, *, blank: bool = False) -> str:
+    def text(
+        self, data: Mapping[str, object], key: str, where: str, *, most: int = TEXT_MAX
+    ) -> str:
         value = data.get(key)
-        if not isinstance(value, str) or (not blank and not value.strip()):
+        if not isinstance(value, str) or not value.strip():
             self.wrong(where, _("a text"))
+            return ""
+        if len(value.strip()) > most or "\x00" in value:
+            self.wrong(
+                where, _("a text of at most %(max)d characters, without NUL") % {"max": most}
+            )
             return ""
         return value.strip()
 
-    def optional_text(self, data: Mapping[str, object], key: str, where: str) -> str | None:
+    def optional_text(
+        self, data: Mapping[str, object], key: str, where: str, *, most: int = TEXT_MAX
+    ) -> str | None:
         if data.get(key) in (None, ""):
             return None
-        return self.text(data, key, where)
+        return self.text(data, key, where, most=most)
 
-    def whole(self, data: Mapping[str, object], key: str, where: str, default: int = 0) -> int:
+    def whole(
+        self,
+        data: Mapping[str, object],
+        key: str,
+        where: str,
+        default: int = 0,
+        *,
+        most: int = SMALL_MAX,
+    ) -> int:
         value = data.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            self.wrong(where, _("a whole number, 0 or more"))
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+            self.wrong(where, _("a whole number from 0 to %(max)s") % {"max": f"{most:,}"})
             return default
         return value
 
@@ -153,7 +177,11 @@ class _Reader:
 
     def texts(self, data: Mapping[str, object], key: str, where: str) -> tuple[str, ...]:
         value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        if (
+            not isinstance(value, list)
+            or len(value) > LIST_MAX
+            or not all(isinstance(v, str) and len(v) <= TEXT_MAX for v in value)
+        ):
             self.wrong(where, _("a list of texts"))
             return ()
         return tuple(str(v) for v in value)
@@ -192,7 +220,7 @@ def read_team_file(data: object) -> tuple[TeamFile | None, list[str]]:
                 name=read.text(raw, "name", f"{where}: name"),
                 position=read.text(raw, "position", f"{where}: position"),
                 side=read.text(raw, "side", f"{where}: side"),
-                spp=read.whole(raw, "spp", f"{where}: spp"),
+                spp=read.whole(raw, "spp", f"{where}: spp", most=BIG_MAX),
                 skills=read.texts(raw, "skills", f"{where}: skills"),
                 injuries=read.texts(raw, "injuries", f"{where}: injuries"),
                 status=read.text(raw, "status", f"{where}: status")
@@ -203,15 +231,15 @@ def read_team_file(data: object) -> tuple[TeamFile | None, list[str]]:
     team_file = TeamFile(
         name=read.text(data, "name", "name"),
         race=read.text(data, "race", "race"),
-        captain=read.text(coaches, "captain", "coaches.captain"),
-        rival=read.optional_text(coaches, "rival", "coaches.rival"),
+        captain=read.text(coaches, "captain", "coaches.captain", most=USERNAME_MAX),
+        rival=read.optional_text(coaches, "rival", "coaches.rival", most=USERNAME_MAX),
         rerolls=read.whole(data, "rerolls", "rerolls"),
         fan_factor=read.whole(data, "fan_factor", "fan_factor"),
         assistant_coaches=read.whole(data, "assistant_coaches", "assistant_coaches"),
         cheerleaders=read.whole(data, "cheerleaders", "cheerleaders"),
         apothecary=read.flag(data, "apothecary", "apothecary"),
-        captain_treasury=read.whole(treasury, "captain", "treasury.captain"),
-        rival_treasury=read.whole(treasury, "rival", "treasury.rival"),
+        captain_treasury=read.whole(treasury, "captain", "treasury.captain", most=BIG_MAX),
+        rival_treasury=read.whole(treasury, "rival", "treasury.rival", most=BIG_MAX),
         players=tuple(players),
     )
     if read.problems:

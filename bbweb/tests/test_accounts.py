@@ -68,3 +68,47 @@ def test_the_navigation_marks_a_game_master(client: Client) -> None:
     make_game_master(gm)
     client.force_login(gm)
     assert 'class="badge"' in client.get("/").content.decode()
+
+
+def _sign_up(client: Client, username: str, email: str) -> str:
+    data = {
+        "username": username,
+        "email": email,
+        "password1": "a-long-and-unusual-passphrase",
+        "password2": "a-long-and-unusual-passphrase",
+    }
+    return client.post(reverse("signup"), data).content.decode()
+
+
+def test_one_account_per_e_mail_address(client: Client) -> None:
+    User.objects.create_user("alice", email="alice@example.org")
+    page = _sign_up(client, "mallory", "ALICE@example.org")
+    assert "An account already uses this e-mail address" in page
+    assert not User.objects.filter(username="mallory").exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["\u0430lice", "Alice", "al1ce", "a_lice", "\uff41\uff4c\uff49\uff43\uff45"]
+)
+def test_a_name_that_looks_like_an_existing_one_is_refused(client: Client, name: str) -> None:
+    User.objects.create_user("alice", email="alice@example.org")
+    page = _sign_up(client, name, "other@example.org")
+    # Django itself refuses a name that differs only in case
+    assert "looks too much like another coach" in page or "already exists" in page
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["admin", "Administrator", "r00t", "\uff53\uff54\uff41\uff46\uff46"]
+)
+def test_a_reserved_name_is_refused(client: Client, name: str) -> None:
+    page = _sign_up(client, name, "new@example.org")
+    assert "This name is reserved" in page
+    assert not User.objects.exists()
+    spanish = Client(headers={"accept-language": "es"})
+    assert "Este nombre está reservado" in _sign_up(spanish, name, "new@example.org")
+
+
+def test_a_name_is_stored_in_its_nfkc_form(client: Client) -> None:
+    _sign_up(client, "\uff42\uff4f\uff42", "bob@example.org")
+    assert User.objects.get(email="bob@example.org").username == "bob"

@@ -59,3 +59,38 @@ def test_the_token_of_a_deactivated_user_opens_nothing(alice: User, client: Clie
     token = make_token(client)
     User.objects.filter(pk=alice.pk).update(is_active=False)
     assert ApiToken.user_for(token) is None
+
+
+def test_a_password_reset_ends_the_api_token(alice: User, client: Client) -> None:
+    token = make_token(client)
+    other = User.objects.create_user("bob")
+    bobs = ApiToken.issue(other)
+    alice.set_password("a new secret 2026")
+    alice.save()
+    assert ApiToken.user_for(token) is None
+    assert ApiToken.user_for(bobs) == other
+    alice.last_name = "Smith"
+    alice.save()
+    fresh = ApiToken.issue(alice)
+    alice.save(update_fields=["last_name"])
+    assert ApiToken.user_for(fresh) == alice
+
+
+def test_a_password_change_from_the_account_pages_ends_the_api_token(
+    alice: User, client: Client
+) -> None:
+    alice.set_password("old secret 2026")
+    alice.save()
+    client.force_login(alice)
+    token = make_token(client)
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": "old secret 2026",
+            "new_password1": "a new secret 2026",
+            "new_password2": "a new secret 2026",
+        },
+    )
+    assert response.status_code == 302
+    api = Client(headers={"authorization": f"Bearer {token}"})
+    assert api.get("/api/matches/1").status_code == 401

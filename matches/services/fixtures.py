@@ -16,11 +16,13 @@ from teams.models import League, Team
 
 
 def may_schedule(user: AnyUser, home: Team, away: Team) -> bool:
-    """A site GM schedules any two teams; a league's GM two teams of that league."""
-    if is_game_master(user):
+    """A league's GM schedules two teams of that league, a site GM also teams in no league;
+    only a superuser puts a team of another GM's league on the pitch."""
+    if getattr(user, "is_superuser", False):
         return True
-    league = home.league if home.league_id == away.league_id else None
-    return league is not None and user.is_authenticated and league.gm_id == user.pk
+    if any(t.league is not None and t.league.gm_id != user.pk for t in (home, away)):
+        return False
+    return is_game_master(user) or (home.league_id is not None and home.league_id == away.league_id)
 
 
 def may_schedule_any(user: AnyUser) -> bool:

@@ -19,6 +19,7 @@ from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence
 from matches.services.core import AnyUser, MatchError, _locked, _touch, actors_for
 from matches.services.sequence import (
     _check_captain_of,
+    _coaches_in,
     _give_gold,
     _other,
     _records,
@@ -170,7 +171,7 @@ def choose_mvp(match_id: int, user: AnyUser, *, team: str, mje: str, pje: str) -
     with transaction.atomic():
         match = _locked(match_id)
         opposing = _team(match, _other(team))
-        if not (user.is_authenticated and user.pk == opposing.captain_id):
+        if not _coaches_in(match, opposing, "captain", user):
             if not actors_for(match, user):
                 raise MatchError("not_in_match", "Only the opposing captain chooses the MVP.")
             raise MatchError(
@@ -399,7 +400,7 @@ def choose_advancement(advancement_id: int, user: AnyUser, choice: str) -> Post:
         match = _locked(found.match_id)
         adv = Advancement.objects.select_for_update().get(pk=advancement_id)
         player = Player.objects.select_related("team").get(pk=adv.player_id)
-        if not player.team.controls(user, player.side):
+        if not _coaches_in(match, player.team, player.side, user):
             if not player.team.is_coach(user):
                 raise MatchError("not_in_match", "Only the coach of the player's side chooses.")
             raise MatchError("not_your_side", "Only the coach of the player's side chooses.")

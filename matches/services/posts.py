@@ -66,7 +66,7 @@ def edit_post(post_id: int, user: AnyUser, *, text: str) -> Post:
         match = _locked(post.match_id)
         if not user.is_authenticated or post.author_id != user.pk:
             raise MatchError("not_author", "Only the author edits a post.")
-        if post.kind in (Post.Kind.SYSTEM, Post.Kind.DECISION):
+        if post.kind in (Post.Kind.SYSTEM, Post.Kind.DECISION) or not post.text:
             raise MatchError("not_editable", "This post has no text to edit.")
         if timezone.now() - post.created_at > EDIT_WINDOW:
             raise MatchError("edit_window", "The time to edit this post is over.")

@@ -93,17 +93,24 @@ def _step_post(
     return post
 
 
+def _coaches_in(match: Match, team: Team, side: str, user: AnyUser) -> bool:
+    """Whether the user coaches that side of the team in this match (a GM's substitute does,
+    the coach replaced does not)."""
+    key = "home" if team.pk == match.home_team_id else "away"
+    return f"{key}:{side}" in actors_for(match, user)
+
+
 def _check_side_coach(match: Match, team: Team, user: AnyUser, side: str) -> None:
     if side not in ("captain", "rival"):
         raise MatchError("malformed", "A side is the captain's or the rival's.")
-    if not team.controls(user, side):
+    if not _coaches_in(match, team, side, user):
         if not actors_for(match, user):
             raise MatchError("not_in_match", "Only the coaches of the teams decide this.")
         raise MatchError("not_your_side", "Only that side's coach decides this.")
 
 
 def _check_captain_of(match: Match, team: Team, user: AnyUser) -> None:
-    if not (user.is_authenticated and user.pk == team.captain_id):
+    if not _coaches_in(match, team, "captain", user):
         if not actors_for(match, user):
             raise MatchError("not_in_match", "Only the coaches of the teams decide this.")
         raise MatchError("not_captain", "Only the team's captain decides this.")

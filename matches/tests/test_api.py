@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from bbweb.models import ApiToken
 from matches import autoplay, services
+from matches.markup import POST_TEXT_MAX
 from matches.models import Match, Post
+from rules.engine.actions import ACTIONS
 
 pytestmark = pytest.mark.django_db
 
@@ -238,3 +240,58 @@ def test_a_token_request_needs_no_csrf_token(match: Match) -> None:
     )
     response = post(bot, "decide", match, {"kind": "kick_or_receive", "choice": "kick"})
     assert response.status_code == 201
+
+
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+@pytest.mark.parametrize("view", ["declare", "decide"])
+def test_json_nested_thousands_deep_is_a_malformed_body_not_a_server_error(
+    match: Match, view: str, depth: int
+) -> None:
+    deep = '{"a":' * depth + "1" + "}" * depth
+    url = reverse(f"api:{view}", args=[match.pk])
+    response = token_client("alice").post(url, deep, content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"] == "malformed"
+
+
+def test_the_api_refuses_a_post_text_over_the_cap(match: Match) -> None:
+    body = {"type": "pass", "player": "h1", "text": "x" * (POST_TEXT_MAX + 1)}
+    response = post(token_client("alice"), "declare", match, body)
+    assert response.status_code == 400 and response.json()["error"] == "too_long"
+    assert unchanged(match)
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/matches/-1", "/api/matches/abc", "/api/matches/1/nope", "/api/nothing"]
+)
+def test_an_unknown_api_address_is_a_json_404(match: Match, client: Client, url: str) -> None:
+    for response in (client.get(url), client.post(url, "{}", content_type="application/json")):
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["error"] == "no_route"
+
+
+@pytest.mark.parametrize(
+    ("view", "allowed"), [("match", "GET"), ("events", "GET"), ("declare", "POST")]
+)
+def test_a_wrong_method_is_a_json_405_that_names_the_allowed_one(
+    match: Match, client: Client, view: str, allowed: str
+) -> None:
+    url = reverse(f"api:{view}", args=[match.pk])
+    response = client.delete(url)
+    assert response.status_code == 405 and response["Allow"] == allowed
+    assert response.json()["error"] == "method_not_allowed"
+    schema = client.put(reverse("api:openapi"))
+    assert schema.status_code == 405 and schema["Allow"] == "GET"
+    assert schema.json()["error"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("after", ["-1", "x", "1.5"])
+def test_events_after_must_be_zero_or_more(match: Match, client: Client, after: str) -> None:
+    response = client.get(reverse("api:events", args=[match.pk]), {"after": after})
+    assert response.status_code == 400 and response.json()["error"] == "malformed"
+
+
+def test_the_schema_lists_the_actions_the_engine_accepts(client: Client) -> None:
+    declare = client.get(reverse("api:openapi")).json()["components"]["schemas"]["Declare"]
+    assert set(declare["properties"]["action"]["enum"]) == set(ACTIONS)
+    assert declare["properties"]["text"]["maxLength"] == POST_TEXT_MAX

@@ -1,6 +1,7 @@
 """Text in the thread: Markdown sanitised, @mentions highlighted and mailed, a short edit
 window for the author."""
 
+import random
 from datetime import timedelta
 from typing import Any
 
@@ -12,7 +13,9 @@ from django.utils import timezone
 
 from bbweb.celery import app as celery_app
 from matches import notifications, services
+from matches.markup import POST_TEXT_MAX
 from matches.models import Match, Post
+from rules.engine.randomplay import _choose
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -124,3 +127,35 @@ def test_a_decision_or_a_system_post_has_no_text_to_edit(
 
 def _toss_winner(match: Match) -> str:
     return "alice" if match.state["pending"]["to"] == "home:captain" else "carol"
+
+
+def test_a_declaration_posted_without_text_gets_none_through_the_edit_endpoint(
+    match: Match, clients: dict[str, Client], cast: dict[str, User]
+) -> None:
+    winner = _toss_winner(match)
+    services.answer(match.pk, cast[winner], "receive")
+    match.refresh_from_db()
+    state = services.load_state(match)
+    actor, decl = _choose(state, random.Random(1), whole=True)
+    coach = next(n for n, u in cast.items() if str(actor) in services.actors_for(match, u))
+    post = services.declare(match.pk, cast[coach], decl.to_json(), side=actor.side).post
+    assert post.text == ""
+    response = clients[coach].post(
+        f"/matches/{match.pk}/posts/{post.number}/edit/", {"text": "Look at this!"}, headers=HX
+    )
+    post.refresh_from_db()
+    assert post.text == "" and response.status_code in (200, 400)
+
+
+def test_a_post_longer_than_the_documented_cap_is_refused_with_a_clear_message(
+    match: Match, clients: dict[str, Client]
+) -> None:
+    too_long = "x" * (POST_TEXT_MAX + 1)
+    response = clients["alice"].post(
+        f"/matches/{match.pk}/posts/", {"kind": "ooc", "text": too_long}, headers=HX
+    )
+    assert not Post.objects.filter(kind="ooc").exists()
+    assert "at most 20000 characters" in response.content.decode()
+    data = {"kind": "ooc", "text": "x" * POST_TEXT_MAX}
+    clients["alice"].post(f"/matches/{match.pk}/posts/", data, headers=HX)
+    assert Post.objects.filter(kind="ooc").exists()

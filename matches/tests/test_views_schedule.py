@@ -1,8 +1,11 @@
 """The match list and scheduling a match: a GM schedules, everybody reads the list."""
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 
+from bbweb.roles import make_game_master
+from matches import services
 from matches.models import Match
 from teams.models import Team
 
@@ -53,3 +56,30 @@ def test_a_team_cannot_be_scheduled_against_itself(
 
 def test_the_navigation_links_to_the_matches(clients: dict[str, Client]) -> None:
     assert 'href="/matches/"' in clients["anonymous"].get("/").content.decode()
+
+
+def test_a_game_master_cannot_schedule_the_teams_of_another_game_master_s_league(
+    teams: tuple[Team, Team], clients: dict[str, Client]
+) -> None:
+
+    otto = User.objects.create_user("otto")
+    make_game_master(otto)
+    client = Client()
+    client.force_login(otto)
+    home, away = teams
+    form = client.get("/matches/new/").content.decode()
+    assert home.name not in form and away.name not in form
+    response = client.post("/matches/new/", {"home": home.pk, "away": away.pk})
+    assert response.status_code == 200
+    assert not Match.objects.exists()
+    assert not services.may_schedule(otto, home, away)
+
+
+def test_a_game_master_schedules_a_friendly_between_teams_in_no_league(
+    teams: tuple[Team, Team], clients: dict[str, Client]
+) -> None:
+    Team.objects.update(league=None)
+    home, away = (Team.objects.get(pk=t.pk) for t in teams)
+    response = clients["gm"].post("/matches/new/", {"home": home.pk, "away": away.pk})
+    assert response.status_code == 302
+    assert Match.objects.get().league is None

@@ -91,3 +91,87 @@ def test_the_admin_refuses_a_skill_the_position_cannot_learn(
     assert client.post(url, data).status_code == 302
     karl.refresh_from_db()
     assert karl.skills == ["Dodge"] and karl.value == 90_000 + 30_000
+
+
+@pytest.fixture
+def other_league(db: None) -> League:
+    from bbweb.roles import make_game_master
+
+    otto = User.objects.create_user("otto")
+    make_game_master(otto)
+    return League.objects.create(name="Copa del Sur", gm=otto)
+
+
+def test_a_game_master_cannot_add_a_player_to_a_team_of_another_league(
+    client: Client, staff_gm: User, team: Team, other_league: League
+) -> None:
+    team.league = other_league
+    team.save()
+    client.force_login(staff_gm)
+    data = {
+        "team": team.pk,
+        "number": 30,
+        "name": "Ringer",
+        "position": "human.blitzer",
+        "side": "captain",
+        "spp": 176,
+        "skills": "[]",
+        "niggling_injuries": 0,
+        "ma_loss": 0,
+        "st_loss": 0,
+        "ag_loss": 0,
+        "av_loss": 0,
+        "status": "active",
+    }
+    response = client.post("/admin/teams/player/add/", data)
+    assert response.status_code == 200
+    assert not team.players.filter(name="Ringer").exists()
+    assert f'value="{team.pk}"' not in client.get("/admin/teams/player/add/").content.decode()
+
+
+def test_a_game_master_cannot_add_a_team_to_another_league_nor_outside_his_own(
+    client: Client, staff_gm: User, carol: User, league: League, other_league: League
+) -> None:
+    client.force_login(staff_gm)
+    data = {
+        "name": "Ringers",
+        "race": "human",
+        "captain": carol.pk,
+        "rerolls": 0,
+        "fan_factor": 0,
+        "assistant_coaches": 0,
+        "cheerleaders": 0,
+        "captain_treasury": 5_000_000,
+        "rival_treasury": 0,
+        "players-TOTAL_FORMS": 0,
+        "players-INITIAL_FORMS": 0,
+    }
+    for chosen in (other_league.pk, ""):
+        response = client.post("/admin/teams/team/add/", {**data, "league": chosen})
+        assert response.status_code == 200
+    assert not Team.objects.filter(name="Ringers").exists()
+    assert client.post("/admin/teams/team/add/", {**data, "league": league.pk}).status_code == 302
+    assert Team.objects.get(name="Ringers").league == league
+
+
+def test_a_game_master_cannot_open_a_league_for_another_game_master(
+    client: Client, staff_gm: User, other_league: League
+) -> None:
+    client.force_login(staff_gm)
+    response = client.post(
+        "/admin/teams/league/add/",
+        {
+            "name": "Copa",
+            "gm": other_league.gm_id,
+            "starting_treasury": 1_000_000,
+            "turn_deadline_hours": 48,
+            "decision_deadline_hours": 12,
+            "blitz_claim_window_hours": 6,
+            "reroll_approval_default": "approve",
+            "vacation_days": 7,
+            "points_win": 3,
+            "points_draw": 1,
+            "points_loss": 0,
+        },
+    )
+    assert response.status_code == 200 and not League.objects.filter(name="Copa").exists()

@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -221,7 +222,7 @@ def test_a_file_that_is_not_json_or_not_a_team_is_refused(
     code, _out, err = run(tmp_path, capsys, {"name": "x", "race": "human", "rerolls": "two"})
     assert code == 1
     assert "coaches: expected an object." in err
-    assert "rerolls: expected a whole number, 0 or more." in err
+    assert "rerolls: expected a whole number from 0 to 32,767." in err
     assert "players: expected a list." in err
 
 
@@ -282,4 +283,39 @@ def test_a_played_team_with_impossible_skills_is_refused(
     assert "Unknown skill “+XX”." in err
     assert "unknown injuries broken heart" in err
     assert "unknown status “sleeping”" in err
+    assert not Team.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda d: d.update(name="x" * 10_000), "name: expected a text of at most 80"),
+        (lambda d: d.update(name="Nul\x00Team"), "name: expected a text of at most 80"),
+        (lambda d: d["players"][0].update(name="Karl\x00"), "player 1: name: expected"),
+        (lambda d: d.update(rerolls=10**30), "rerolls: expected a whole number from 0 to"),
+        (lambda d: d["players"][0].update(spp=2**31), "player 1: spp: expected a whole number"),
+        (lambda d: d.update(treasury={"captain": 10**12, "rival": 0}), "treasury.captain:"),
+        (lambda d: d["players"][0].update(skills=["Block"] * 1000), "player 1: skills"),
+    ],
+)
+def test_a_file_beyond_the_database_s_bounds_is_a_list_of_problems(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    alice: User,
+    bob: User,
+    change: Any,
+    problem: str,
+) -> None:
+    data = team_json(starting_plan("human"))
+    change(data)
+    code, _out, err = run(tmp_path, capsys, data)
+    assert code == 1 and problem in err and "Traceback" not in err
+    assert not Team.objects.exists()
+
+
+def test_json_nested_100000_deep_is_a_problem_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = run(tmp_path, capsys, "[" * 100_000 + "]" * 100_000)
+    assert code == 1 and "nested too deep" in err
     assert not Team.objects.exists()

@@ -138,3 +138,20 @@ def test_a_touchdown_the_gm_rewound_earns_no_spp(
         PlayerMatchRecord.objects.filter(match=match).values_list("engine_id", "touchdowns")
     )
     assert (touchdowns["h2"], touchdowns["h3"]) == (1, 0)
+
+
+def test_the_gm_s_substitute_takes_the_post_match_steps_of_the_coach_replaced(
+    finished: Match, cast: dict[str, User]
+) -> None:
+    services.replace_coach(finished.pk, cast["gm"], "away:captain", "erin")
+    frank = User.objects.create_user("frank")
+    services.replace_coach(finished.pk, cast["gm"], "home:captain", "frank")
+    with pytest.raises(MatchError) as replaced:
+        services.choose_mvp(finished.pk, cast["carol"], team="home", mje="h2", pje="h3")
+    assert replaced.value.code == "not_in_match"
+    with pytest.raises(MatchError):
+        services.reroll_winnings(finished.pk, cast["alice"], reroll=False)
+    services.choose_mvp(finished.pk, cast["erin"], team="home", mje="h2", pje="h3")
+    services.reroll_winnings(finished.pk, frank, reroll=False)
+    record = TeamMatchRecord.objects.get(match=finished, key="home")
+    assert record.mvp_chosen and record.winnings_reroll is False

@@ -7,9 +7,11 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import services
-from matches.models import Match, TeamMatchRecord
+from matches.models import Advancement, Match, TeamMatchRecord
 from matches.tests.sequence.driving import finish_now
+from teams import services as team_services
 from teams.models import Player, Team
+from teams.tests.conftest import starting_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -148,3 +150,41 @@ def test_a_journeyman_is_hired_from_the_page_by_the_coach_of_his_side_only(
     assert journeyman.status == Player.Status.ACTIVE
     assert raiders.rival_treasury == 10_000
     assert row not in _client(cast["dave"]).get(url).content.decode()
+
+
+def test_a_private_match_s_sequence_pages_answer_as_missing_to_outsiders(
+    after: Match, cast: dict[str, User]
+) -> None:
+    Match.objects.filter(pk=after.pk).update(is_public=False)
+    karl = Player.objects.filter(team=after.home_team).first()
+    assert karl is not None
+    adv = Advancement.objects.create(match=after, player=karl, dice=[6, 6], options=["Block"])
+    pages = [
+        reverse("sequence:prematch", args=[after.pk]),
+        reverse("sequence:postmatch", args=[after.pk]),
+        reverse("sequence:advance", args=[adv.pk]),
+    ]
+    missing = [
+        reverse("sequence:prematch", args=[after.pk + 100]),
+        reverse("sequence:postmatch", args=[after.pk + 100]),
+    ]
+    for outsider in (None, cast["erin"]):
+        for url in pages + missing:
+            assert _client(outsider).get(url).status_code == 404, (outsider, url)
+        refused = _client(outsider).post(reverse("sequence:mvp", args=[after.pk]), {"team": "home"})
+        assert refused.status_code == 404
+    for insider in (cast["alice"], cast["carol"], cast["gm"]):
+        for url in pages:
+            assert _client(insider).get(url).status_code == 200, (insider, url)
+    Match.objects.filter(pk=after.pk).update(is_public=True)
+    assert _client().get(pages[1]).status_code == 200
+
+
+def test_a_journeyman_of_another_match_s_team_is_not_hired_through_this_match(
+    after: Match, cast: dict[str, User]
+) -> None:
+    elsewhere = team_services.create_team(cast["erin"], starting_plan("orc"), name="Elsewhere")
+    player = elsewhere.players.first()
+    assert player is not None
+    url = reverse("sequence:hire_journeyman", args=[after.pk, player.pk])
+    assert _client(cast["erin"]).post(url).status_code == 404

@@ -63,6 +63,8 @@ class Command(BaseCommand):
             problems.append(f"cannot read the file: {error.strerror}")
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             problems.append(f"not valid JSON: {error}")
+        except RecursionError:
+            problems.append("not valid JSON: nested too deep")
         return None
 
     def _league(self, key: str | None, problems: list[str]) -> League | None:

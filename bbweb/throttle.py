@@ -1,0 +1,74 @@
+"""Rate limits kept in Django's cache (Redis in production, so every web process counts the
+same attempts): a fixed window per scope and key. ``hit`` counts one attempt; ``blocked`` only
+asks. Both answer the seconds to wait (for ``Retry-After``), or None when the attempt may go.
+
+The limits, per scope: (attempts, window in seconds)."""
+
+import hashlib
+import time
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+LIMITS: dict[str, tuple[int, int]] = {
+    "login_user": (5, 15 * 60),  # wrong passwords for one username
+    "login_ip": (20, 15 * 60),  # wrong passwords from one address
+    "signup_ip": (5, 60 * 60),
+    "reset_ip": (5, 60 * 60),
+    "reset_email": (3, 60 * 60),  # reset mails to one address
+    "bad_token_ip": (20, 10 * 60),  # wrong API tokens from one address
+    "token": (300, 60),  # requests with one API token
+    "mentions": (10, 60 * 60),  # mention mails one author sends
+}
+
+
+def _key(scope: str, key: str) -> str:
+    digest = hashlib.sha256(key.strip().casefold().encode()).hexdigest()[:32]
+    return f"throttle:{scope}:{digest}"
+
+
+def _wait(started: float, window: int) -> int:
+    return max(1, int(started + window - time.time()) + 1)
+
+
+def blocked(scope: str, key: str) -> int | None:
+    limit, window = LIMITS[scope]
+    name = _key(scope, key)
+    found = cache.get_many([name, name + ":start"])
+    if found.get(name, 0) < limit:
+        return None
+    return _wait(found.get(name + ":start", time.time()), window)
+
+
+def hit(scope: str, key: str) -> int | None:
+    """Count one attempt (atomically: cache.incr); the seconds to wait if it is one too
+    many, else None."""
+    limit, window = LIMITS[scope]
+    name = _key(scope, key)
+    if cache.add(name, 0, timeout=window):
+        cache.set(name + ":start", time.time(), timeout=window)
+    try:
+        count = cache.incr(name)
+    except ValueError:  # the window ran out between add and incr
+        cache.set(name, 1, timeout=window)
+        cache.set(name + ":start", time.time(), timeout=window)
+        count = 1
+    if count > limit:
+        return _wait(cache.get(name + ":start", time.time()), window)
+    return None
+
+
+def client_ip(request: HttpRequest) -> str:
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
+    """The page for a refused attempt: 429 with Retry-After and a message in the reader's
+    language."""
+    minutes = max(1, (retry_after + 59) // 60)
+    message = _("Too many attempts. Try again in %(minutes)d minutes.") % {"minutes": minutes}
+    response = render(request, "throttled.html", {"message": message}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response

@@ -1,0 +1,598 @@
+"""The role matrix: every URL pattern of the site (the admin's and the API's included), asked
+by every role with a GET and with an empty POST, must answer as this table says. A new URL
+without a row fails ``test_every_url_pattern_has_a_row``, so no page ships unchecked.
+
+The world (bbweb/tests/matrix_world.py): a private match in play in the GM's league between
+the captain's and rival's home team and the away team, with a post, a dispute, an
+invitation, a move proposal, an improvement roll and a fixture. The spectator is a stranger
+who reads the match once it is made public. Staff is a superuser (not a GM of the league).
+
+Answers: "login" is a redirect to a login page; any other is the status code (302 is a
+redirect elsewhere: a form's message, or the admin's "no such object"). A private match is
+404 to whoever may not read it (never a hint that it exists) on the pages that name it.
+"""
+
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client
+
+from matches.models import Match
+from matches.tests.security.matrix_world import (
+    ROLES,
+    World,
+    answer,
+    build_world,
+    every_route,
+    url_for,
+)
+
+pytestmark = pytest.mark.django_db
+
+# route: (GET answers, POST answers), one per role in the order of ROLES:
+# anonymous stranger spectator away_captain away_rival rival captain gm other_gm staff
+MATRIX: dict[str, tuple[str, str]] = {
+    # -- the site's pages, accounts and the JSON API
+    "": ("200 200 200 200 200 200 200 200 200 200", "200 200 200 200 200 200 200 200 200 200"),
+    "healthz": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/signup/": (
+        "200 302 302 302 302 302 302 302 302 302",
+        "200 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/verify/<str:token>/": (
+        "302 302 302 302 302 302 302 302 302 302",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/profile/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/login/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/logout/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "302 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/password_change/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/password_change/done/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/password_reset/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/password_reset/done/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/reset/<uidb64>/<token>/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/reset/done/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "i18n/setlang/": (
+        "302 302 302 302 302 302 302 302 302 302",
+        "302 302 302 302 302 302 302 302 302 302",
+    ),
+    "teams/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "teams/mine/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 405 405 405 405 405 405 405 405 405",
+    ),
+    "teams/new/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "teams/new/totals/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "teams/<int:team_id>/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "teams/<int:team_id>/export.json": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "teams/<int:team_id>/hire/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "teams/<int:team_id>/buy/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 302 403 403 403",
+    ),
+    "teams/<int:team_id>/invite/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "teams/<int:team_id>/players/<int:player_id>/fire/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 302 403 403 403",
+    ),
+    "teams/<int:team_id>/players/<int:player_id>/rename/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "teams/<int:team_id>/players/<int:player_id>/move/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 302 403 403 403",
+    ),
+    "teams/invitations/<int:invitation_id>/accept/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 403 302 403",
+    ),
+    "teams/invitations/<int:invitation_id>/decline/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 403 302 403",
+    ),
+    "teams/moves/<int:proposal_id>/accept/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 302 403 403 403 403",
+    ),
+    "teams/moves/<int:proposal_id>/refuse/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 302 403 403 403 403",
+    ),
+    "matches/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/new/": (
+        "login 403 403 403 403 403 403 200 200 200",
+        "login 403 403 403 403 403 403 200 200 200",
+    ),
+    "matches/<int:pk>/": (
+        "login 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/live/": (
+        "403 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/thread/": (
+        "403 404 302 302 302 302 302 302 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/preview/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 200 200 200 200 200 403 403",
+    ),
+    "matches/<int:pk>/declare/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 302 403 403",
+    ),
+    "matches/<int:pk>/answer/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 302 403 403",
+    ),
+    "matches/<int:pk>/posts/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 302 403 403",
+    ),
+    "matches/<int:pk>/close/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 302 403 403",
+    ),
+    "matches/<int:pk>/posts/<int:number>/edit/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 302 403 403",
+    ),
+    "matches/<int:pk>/export.json": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/prematch/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/prematch/petty-cash/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "404 404 302 302 302 302 302 302 404 404",
+    ),
+    "matches/<int:pk>/prematch/inducements/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "404 404 302 302 302 302 302 302 404 404",
+    ),
+    "matches/<int:pk>/postmatch/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/postmatch/reroll/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "404 404 302 302 302 302 302 302 404 404",
+    ),
+    "matches/<int:pk>/postmatch/mvp/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "404 404 302 302 302 302 302 302 404 404",
+    ),
+    "matches/<int:pk>/postmatch/journeymen/<int:player_id>/hire/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "404 404 403 403 403 403 302 403 404 404",
+    ),
+    "matches/advancements/<int:pk>/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "404 404 403 403 403 403 302 403 404 404",
+    ),
+    "matches/mine/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "matches/notifications/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "matches/<int:pk>/deadlines/": (
+        "403 403 200 200 200 200 200 200 403 403",
+        "403 403 200 200 200 200 200 200 403 403",
+    ),
+    "matches/<int:pk>/standing-orders/": (
+        "login 403 403 200 200 200 200 200 403 403",
+        "login 403 403 200 200 200 200 200 403 403",
+    ),
+    "matches/<int:pk>/vacation/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 302 302 302 302 403 403 403",
+    ),
+    "api/openapi.json": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "api/matches/<int:pk>": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "api/matches/<int:pk>/events": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "api/matches/<int:pk>/declare": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "401 400 400 400 400 400 400 400 400 400",
+    ),
+    "api/matches/<int:pk>/decide": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "401 400 400 400 400 400 400 400 400 400",
+    ),
+    "api/^(?P<rest>.*)$": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "404 404 404 404 404 404 404 404 404 404",
+    ),
+    "gm/disputes/": (
+        "login 403 403 403 403 403 403 200 200 200",
+        "login 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/disputes/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<int:pk>/disputes/raise/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 404 302 302 302 302 302 302 404 404",
+    ),
+    "matches/<int:pk>/disputes/<int:dispute_id>/rule/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 404 403 403 403 403 403 302 404 404",
+    ),
+    "matches/<int:pk>/control/<str:action>/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 404 403 403 403 403 403 302 404 404",
+    ),
+    "leagues/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "leagues/new/": (
+        "login 403 403 403 403 403 403 200 200 200",
+        "login 403 403 403 403 403 403 200 200 200",
+    ),
+    "leagues/<int:league_id>/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "leagues/<int:league_id>/edit/": (
+        "login 403 403 403 403 403 403 200 403 403",
+        "login 403 403 403 403 403 403 200 403 403",
+    ),
+    "leagues/<int:league_id>/join/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "leagues/<int:league_id>/schedule/": (
+        "login 403 403 403 403 403 403 200 403 403",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),
+    "leagues/<int:league_id>/schedule/round-robin/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    # -- the 3-LIVE-BB companion: the league's GM referees; a phone's secret link is its key
+    "leagues/<int:league_id>/live/new/": (
+        "login 302 302 302 302 302 302 200 302 302",
+        "login 302 302 302 302 302 302 200 302 302",
+    ),
+    "leagues/<int:league_id>/live/counts/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "live/<int:pk>/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "live/<int:pk>/act/<slug:action>/": (
+        "405 405 405 405 405 405 405 405 405 405",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "live/<int:pk>/phone/<str:token>/": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "302 302 302 302 302 302 302 302 302 302",
+    ),
+    "fixtures/<int:fixture_id>/start/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),  # -- the admin: only staff enters; a GM sees the leagues, teams and players he runs
+    "admin/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/login/": (
+        "200 200 200 200 200 200 200 302 302 302",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "admin/logout/": (
+        "302 302 302 302 302 302 302 405 405 405",
+        "302 302 302 302 302 302 302 302 302 302",
+    ),
+    "admin/password_change/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/password_change/done/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 405 405 405",
+    ),
+    "admin/autocomplete/": (
+        "login login login login login login login 403 403 403",
+        "login login login login login login login 405 405 405",
+    ),
+    "admin/jsi18n/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 405 405 405",
+    ),
+    "admin/r/<path:content_type_id>/<path:object_id>/": (
+        "login login login login login login login 404 404 404",
+        "login login login login login login login 404 404 404",
+    ),
+    "admin/auth/group/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/group/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/group/<path:object_id>/history/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/group/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/group/<path:object_id>/change/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/group/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/auth/user/<id>/password/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/<path:object_id>/history/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/<path:object_id>/change/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/auth/user/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/teams/league/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/league/add/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/league/<path:object_id>/history/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/league/<path:object_id>/delete/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/league/<path:object_id>/change/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/league/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/teams/team/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/team/add/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/team/<path:object_id>/history/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/team/<path:object_id>/delete/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/team/<path:object_id>/change/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/team/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/teams/player/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/player/add/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/player/<path:object_id>/history/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/player/<path:object_id>/delete/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/player/<path:object_id>/change/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/player/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/teams/invitation/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/invitation/add/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/invitation/<path:object_id>/history/": (
+        "login login login login login login login 302 302 200",
+        "login login login login login login login 302 302 200",
+    ),
+    "admin/teams/invitation/<path:object_id>/delete/": (
+        "login login login login login login login 302 302 200",
+        "login login login login login login login 302 302 200",
+    ),
+    "admin/teams/invitation/<path:object_id>/change/": (
+        "login login login login login login login 302 302 200",
+        "login login login login login login login 302 302 200",
+    ),
+    "admin/teams/invitation/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/teams/moveproposal/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/moveproposal/add/": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/teams/moveproposal/<path:object_id>/history/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/moveproposal/<path:object_id>/delete/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/moveproposal/<path:object_id>/change/": (
+        "login login login login login login login 200 302 200",
+        "login login login login login login login 200 302 200",
+    ),
+    "admin/teams/moveproposal/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/^(?P<app_label>auth|teams)/$": (
+        "login login login login login login login 200 200 200",
+        "login login login login login login login 200 200 200",
+    ),
+    "admin/(?P<url>.*)$": (
+        "login login login login login login login 404 404 404",
+        "login login login login login login login 404 404 404",
+    ),
+}
+
+
+def test_every_url_pattern_has_a_row() -> None:
+    routes = every_route()
+    missing = sorted(set(routes) - set(MATRIX))
+    stale = sorted(set(MATRIX) - set(routes))
+    assert not missing, f"URL patterns with no row in the role matrix: {missing}"
+    assert not stale, f"rows for URL patterns that no longer exist: {stale}"
+
+
+def _ask(world: World, url: str, role: str, method: str) -> str:
+    client = Client()
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    cache.clear()  # no throttle counts carried from one role to the next
+    with transaction.atomic():  # each request's writes are undone before the next role asks
+        if role == "spectator":
+            Match.objects.filter(pk=world.match.pk).update(is_public=True)
+        got = answer(getattr(client, method)(url))
+        transaction.set_rollback(True)
+    return got
+
+
+@pytest.mark.parametrize("route", sorted(MATRIX))
+def test_each_role_gets_the_answer_the_matrix_gives(route: str) -> None:
+    world = build_world()
+    url = url_for(route, world)
+    expected_get, expected_post = (answers.split() for answers in MATRIX[route])
+    assert len(expected_get) == len(expected_post) == len(ROLES)
+    wrong = []
+    for method, expected in (("get", expected_get), ("post", expected_post)):
+        for role, want in zip(ROLES, expected, strict=True):
+            got = _ask(world, url, role, method)
+            if got != want:
+                wrong.append(f"{method.upper()} {url} as {role}: {got}, the matrix says {want}")
+    assert not wrong, "\n".join(wrong)
