@@ -334,7 +334,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
     if not fumbled:
         band = pass_band(me.at, to)
         assert band is not None
-        mods: dict[str, int] = {band[0]: band[1]}
+        mods: dict[str, int] = {band[0]: band[1], "Throw Team-Mate": -1}
         if "Nerves of Steel" not in me.skills:
             tz = enemy_tz(st, me.at, me.team)
             if tz:
