@@ -165,6 +165,8 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
         mods["very_sunny"] = -1
     if "Accurate" in p.skills:
         mods["Accurate"] = 1
+    if "Stunty" in p.skills:
+        mods["Stunty"] = -1
     if "Strong Arm" in p.skills and name != "quick":
         mods["Strong Arm"] = 1
     dp = _disturbing(st, frm, p.team)
