@@ -162,6 +162,9 @@ def _push(
     if "Stand Firm" in victim.skills and not jug:
         ctx.ev("stand_firm", player=victim_id)
         return v, False
+    if victim.rooted:  # Take Root: "may not ... be pushed back for any reason"
+        ctx.ev("stand_firm", player=victim_id, rooted=True)
+        return v, False
     grab = first and not blitz and "Grab" in att.skills
     side_step = "Side Step" in victim.skills
     if grab and side_step:
