@@ -165,10 +165,11 @@ def _push(
     if victim.rooted:  # Take Root: "may not ... be pushed back for any reason"
         ctx.ev("stand_firm", player=victim_id, rooted=True)
         return v, False
-    grab = first and not blitz and "Grab" in att.skills
+    grab = first and "Grab" in att.skills
     side_step = "Side Step" in victim.skills
-    if grab and side_step:
+    if grab and side_step:  # they cancel on a Block or a Blitz alike
         grab = side_step = False
+    grab = grab and not blitz  # Grab itself works only on a Block
     chooser = decider
     if side_step:
         chooser = ctx.decider(victim)
