@@ -22,6 +22,12 @@ def match_invariants(state: MatchState, events: list[Event]) -> None:
     if state.phase in ("setup", "kickoff", "pregame"):
         assert state.carrier is None and state.ball_at is None
     assert state.board == {p.at: pid for pid, p in state.players.items() if p.at is not None}
+    if state.carrier is None and state.ball_at is not None:
+        under = state.board.get(state.ball_at)
+        assert under is None or state.players[under].state == "standing", (
+            "the ball lies under a fallen player"
+        )
+        assert under is None, "a loose ball on an occupied square"
 
 
 def test_a_thousand_random_matches_end_with_a_result_and_keep_every_invariant() -> None:
