@@ -79,8 +79,10 @@ def _block(
                 reroll=rerolled,
             )
         picked = max(scores) if chooser is att else min(scores)
-        failed = picked <= 2  # the attacker would go down
-        if not failed or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
+        # a reroll re-rolls the block dice whatever they show (seed 000: "incluso si la
+        # tirada fue exitosa"); not asked when the attacker may already pick Defender Down
+        best = chooser is att and 6 in faces
+        if best or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
             break
         rerolled = True
     options = sorted(set(faces))
