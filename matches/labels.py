@@ -41,6 +41,7 @@ DECISIONS: dict[str, Promise] = {
     "high_kick": _("High Kick: who goes under the ball?"),
     "kick_off_return": _("Kick-Off Return?"),
     "break_tackle": _("Use Break Tackle (Strength for the dodge)?"),
+    "wrestle": _("Wrestle (both placed prone) instead of Both Down?"),
 }
 
 BLOCK_FACES: dict[int, Promise] = {

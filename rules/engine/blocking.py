@@ -105,14 +105,17 @@ def _block(
             face = 2
         else:
             att_down, def_down = not ab, not db
-            # a Wrestle owner wrestles rather than be knocked down (Juggernaut forbids the
-            # target's Wrestle)
-            if (att_down and "Wrestle" in att.skills) or (
-                def_down and "Wrestle" in dfn.skills and not jug
-            ):
-                ctx.ev("wrestle", player=att_id if att_down and "Wrestle" in att.skills else def_id)
-                _fall(ctx, [def_id, att_id], place_only=True)
-                return False
+            # a Wrestle owner who would be knocked down may wrestle instead, at his coach's
+            # choice, the attacker's first (Juggernaut forbids the target's Wrestle)
+            for q, down in ((att, att_down), (dfn, def_down and not jug)):
+                if (
+                    down
+                    and "Wrestle" in q.skills
+                    and ctx.ask("wrestle", ctx.decider(q), [True, False], True)
+                ):
+                    ctx.ev("wrestle", player=q.id)
+                    _fall(ctx, [def_id, att_id], place_only=True)
+                    return False
             if def_down:
                 _fall(ctx, [def_id], by=att, pile=True)
             if att_down:
