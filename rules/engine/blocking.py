@@ -150,8 +150,9 @@ def _push_targets(
         return empty, False
     if len(on) < len(cand):
         return [], True
-    movable = [s for s in on if "Stand Firm" not in st.players[st.board[s]].skills]
-    return (movable or on), False
+    # every square away is occupied: any of them, a Stand Firm player's too (then neither
+    # player moves)
+    return on, False
 
 
 def _push(
