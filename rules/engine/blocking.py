@@ -105,12 +105,14 @@ def _block(
             face = 2
         else:
             att_down, def_down = not ab, not db
-            # a Wrestle owner who would be knocked down may wrestle instead, at his coach's
-            # choice, the attacker's first (Juggernaut forbids the target's Wrestle)
-            for q, down in ((att, att_down), (dfn, def_down and not jug)):
+            # a Wrestle owner may wrestle instead, at his coach's choice, the attacker's
+            # first; not asked when he alone would stay up (wrestling could only lose), and
+            # Juggernaut forbids the target's Wrestle
+            for q, down, other_down in ((att, att_down, def_down), (dfn, def_down, att_down)):
                 if (
-                    down
-                    and "Wrestle" in q.skills
+                    "Wrestle" in q.skills
+                    and (down or not other_down)
+                    and not (q is dfn and jug)
                     and ctx.ask("wrestle", ctx.decider(q), [True, False], True)
                 ):
                     ctx.ev("wrestle", player=q.id)
