@@ -40,6 +40,8 @@ DECISIONS: dict[str, Promise] = {
     "kick_or_receive": _("Kick or receive?"),
     "high_kick": _("High Kick: who goes under the ball?"),
     "kick_off_return": _("Kick-Off Return?"),
+    "break_tackle": _("Use Break Tackle (Strength for the dodge)?"),
+    "wrestle": _("Wrestle (both placed prone) instead of Both Down?"),
 }
 
 BLOCK_FACES: dict[int, Promise] = {

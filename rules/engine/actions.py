@@ -49,6 +49,9 @@ DECISION_KINDS = (
     "bribe",
     "igor",
     "blood_lust",
+    # part 4 (issue 16)
+    "break_tackle",
+    "wrestle",
 )
 ERROR_CODES = (
     "not_your_turn",

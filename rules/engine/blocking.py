@@ -79,8 +79,10 @@ def _block(
                 reroll=rerolled,
             )
         picked = max(scores) if chooser is att else min(scores)
-        failed = picked <= 2  # the attacker would go down
-        if not failed or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
+        # a reroll re-rolls the block dice whatever they show (seed 000: "incluso si la
+        # tirada fue exitosa"); not asked when the attacker may already pick Defender Down
+        best = chooser is att and 6 in faces
+        if best or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
             break
         rerolled = True
     options = sorted(set(faces))
@@ -103,14 +105,19 @@ def _block(
             face = 2
         else:
             att_down, def_down = not ab, not db
-            # a Wrestle owner wrestles rather than be knocked down (Juggernaut forbids the
-            # target's Wrestle)
-            if (att_down and "Wrestle" in att.skills) or (
-                def_down and "Wrestle" in dfn.skills and not jug
-            ):
-                ctx.ev("wrestle", player=att_id if att_down and "Wrestle" in att.skills else def_id)
-                _fall(ctx, [def_id, att_id], place_only=True)
-                return False
+            # a Wrestle owner may wrestle instead, at his coach's choice, the attacker's
+            # first; not asked when he alone would stay up (wrestling could only lose), and
+            # Juggernaut forbids the target's Wrestle
+            for q, down, other_down in ((att, att_down, def_down), (dfn, def_down, att_down)):
+                if (
+                    "Wrestle" in q.skills
+                    and (down or not other_down)
+                    and not (q is dfn and jug)
+                    and ctx.ask("wrestle", ctx.decider(q), [True, False], True)
+                ):
+                    ctx.ev("wrestle", player=q.id)
+                    _fall(ctx, [def_id, att_id], place_only=True)
+                    return False
             if def_down:
                 _fall(ctx, [def_id], by=att, pile=True)
             if att_down:
@@ -145,8 +152,9 @@ def _push_targets(
         return empty, False
     if len(on) < len(cand):
         return [], True
-    movable = [s for s in on if "Stand Firm" not in st.players[st.board[s]].skills]
-    return (movable or on), False
+    # every square away is occupied: any of them, a Stand Firm player's too (then neither
+    # player moves)
+    return on, False
 
 
 def _push(
@@ -162,10 +170,14 @@ def _push(
     if "Stand Firm" in victim.skills and not jug:
         ctx.ev("stand_firm", player=victim_id)
         return v, False
-    grab = first and not blitz and "Grab" in att.skills
+    if victim.rooted:  # Take Root: "may not ... be pushed back for any reason"
+        ctx.ev("stand_firm", player=victim_id, rooted=True)
+        return v, False
+    grab = first and "Grab" in att.skills
     side_step = "Side Step" in victim.skills
-    if grab and side_step:
+    if grab and side_step:  # they cancel on a Block or a Blitz alike
         grab = side_step = False
+    grab = grab and not blitz  # Grab itself works only on a Block
     chooser = decider
     if side_step:
         chooser = ctx.decider(victim)

@@ -194,28 +194,47 @@ def _d6_roll(
     skill_reroll: bool = True,
     team_reroll: bool = True,
     diving_tackle: str | None = None,
+    alt: tuple[str, int] | None = None,
     **extra: Any,
 ) -> bool:
     """A D6 against a target with modifiers; a natural 1 fails and (agility rolls) a natural
     6 succeeds. Offers a reroll once after a failure. ``diving_tackle``: the opponent whose
-    Diving Tackle (-2) is used when it turns a success into a failure."""
+    Diving Tackle (-2) is used when it turns a success into a failure. ``alt``: a once-a-turn
+    skill that takes the roll against another target (Break Tackle: ST for AG), used after
+    seeing the roll and only when it turns a failure into a success; where a reroll could
+    save the roll instead, using it or keeping it is the coach's decision."""
     rerolled = False
     while True:
         face = ctx.roll(6)
         total = face + sum(mods.values())
         ok = face != 1 and (total >= target or (agility and face == 6))
+        skill = alt if alt is not None and alt[0] not in ctx.st.players[p.id].used else None
         if (
             ok
             and diving_tackle is not None
             and "Diving Tackle" not in mods
             and face != 6
-            and total - 2 < target
+            and total - 2 < min(target, skill[1] if skill is not None else target)
         ):
             mods = {**mods, "Diving Tackle": -2}
             ctx.dived = True
             ctx.ev("diving_tackle", player=diving_tackle, target_player=p.id)
             total -= 2
             ok = False
+        if skill is not None and not ok and face != 1 and total >= skill[1]:
+            name, alt_target = skill
+            q = ctx.st.players[p.id]
+            # where a reroll could save the roll instead, the coach chooses
+            if (
+                rerolled
+                or not _reroll_options(ctx, q, purpose, skill_reroll, team_reroll)
+                or ctx.ask(_DECISION[name], ctx.decider(q), [True, False], True)
+            ):
+                mp = ctx.mp(p.id)
+                mp.used = mp.used | {name}
+                target = alt_target
+                ok = True
+                extra = {**extra, _DECISION[name]: True}
         if ctx.record:
             ctx.ev(
                 purpose,
@@ -252,11 +271,15 @@ def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
     return False
 
 
-def _offer_reroll(
-    ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True, team_reroll: bool = True
-) -> bool:
+# the decision (and the event's flag) of a skill ``_d6_roll`` takes as ``alt``
+_DECISION = {"Break Tackle": "break_tackle"}
+
+
+def _reroll_options(
+    ctx: Ctx, p: Player, purpose: str, skill_reroll: bool, team_reroll: bool
+) -> list[str]:
+    """The rerolls ``p`` may take on a failed ``purpose`` roll (empty: none)."""
     st = ctx.st
-    team = st.teams[p.team]
     options: list[str] = []
     if (
         team_reroll
@@ -270,6 +293,15 @@ def _offer_reroll(
         options.append(f"skill:{skill}")
     if "Pro" in p.skills and "Pro" not in p.used and p.team == st.active:
         options.append("skill:Pro")
+    return options
+
+
+def _offer_reroll(
+    ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True, team_reroll: bool = True
+) -> bool:
+    st = ctx.st
+    team = st.teams[p.team]
+    options = _reroll_options(ctx, p, purpose, skill_reroll, team_reroll)
     if not options:
         return False
     options.append("none")
@@ -295,7 +327,7 @@ def _offer_reroll(
             return _plain_d6(ctx, "loner", p, 4)
         return True
     name = str(choice).split(":", 1)[1]
-    if name in ("Dodge", "Sure Feet", "Pro", "Break Tackle"):
+    if name in ("Dodge", "Sure Feet", "Pro"):
         mp = ctx.mp(p.id)
         mp.used = mp.used | {name}
     ctx.ev("reroll", source=f"skill:{name}", player=p.id, purpose=purpose, result="used")

@@ -323,7 +323,6 @@ def post_setup(ctx: Ctx, team: str, side: str, decl: Declaration) -> None:
             return
         _setups_done(ctx)
     else:
-        kick_off_return(ctx)
         land_kick(ctx)
 
 
@@ -387,11 +386,13 @@ def kick(ctx: Ctx, target: int) -> None:
         to=None if landing == OFF_PITCH else NAMES[landing],
         kick_skill=halved,
     )
+    # LRB5: Kick-Off Return moves "after the ball has been scattered but before rolling on
+    # the Kick-Off table", whatever the table then shows
+    kick_off_return(ctx)
     a, b = _two(ctx)
     result = KICKOFF_TABLE[a + b]
     ctx.ev("kickoff_table", purpose="kickoff_table", faces=[a, b], total=a + b, result=result)
     if _apply_kickoff(ctx, result):
-        kick_off_return(ctx)
         land_kick(ctx)
 
 

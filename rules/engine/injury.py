@@ -39,6 +39,8 @@ def _fall(
             st.ball_at = p.at
             if p.team == st.active:
                 ctx.turnover = True
+        elif st.carrier is None and st.ball_at == p.at:
+            ctx.loose.append(p.at)  # fallen on a loose ball: it bounces (seed 000)
         if p.team == st.active and not place_only:
             ctx.turnover = True
         if "Ball & Chain" in p.skills:

@@ -36,6 +36,14 @@ def can_set_up(p: Player) -> bool:
     return (p.state == "reserves" and not p.collapsed) or p.at is not None
 
 
+def may_post(st: MatchState, p: Player) -> bool:
+    """May ``p`` be placed in this set-up phase? A Quick Snap or a Perfect Defence moves only
+    the players already set up (the collapsed and the reserves stay out)."""
+    if st.phase in ("quick_snap", "perfect_defence"):
+        return p.at is not None
+    return can_set_up(p)
+
+
 def sides_needed(st: MatchState, team: str, sides: tuple[str, ...]) -> list[str]:
     """Sides that must post in this phase: those with a player who could be placed."""
     split = len(sides) > 1
@@ -43,11 +51,10 @@ def sides_needed(st: MatchState, team: str, sides: tuple[str, ...]) -> list[str]
 
 
 def _side_needed(st: MatchState, team: str, side: str, split: bool) -> bool:
-    quick_snap = st.phase == "quick_snap"
     for p in st.players.values():
         if p.team != team or (split and p.side != side):
             continue
-        if (p.at is not None) if quick_snap else can_set_up(p):
+        if may_post(st, p):
             return True
     return False
 
@@ -89,9 +96,15 @@ def setup_problem(
                 return f"{NAMES[sq]} is occupied"
         return None
     mine = {p.id for p in st.players.values() if p.team == team and (not split or p.side == side)}
+    if st.phase == "perfect_defence":  # LRB5: "reorganize his players", those set up
+        missing = sorted(
+            pid for pid in mine if st.players[pid].at is not None and pid not in wanted
+        )
+        if missing:
+            return f"Perfect Defence sets up again every player set up: {', '.join(missing)}"
     for pid, sq in wanted.items():
         p = st.players[pid]
-        if not can_set_up(p):
+        if not may_post(st, p):
             return f"{pid} is {p.state} and cannot be set up"
         if not in_half(team, sq):
             return f"{NAMES[sq]} is not in the {team} half"
@@ -110,7 +123,7 @@ def setup_problem(
             return "more than 2 players in a wide zone"
     others_done = all(s in st.teams[team].posted for s in sides if s != side)
     if others_done:
-        available = sum(1 for p in st.players.values() if p.team == team and can_set_up(p))
+        available = sum(1 for p in st.players.values() if p.team == team and may_post(st, p))
         need = min(11, available)
         if len(placed) != need:
             return f"the team must set up {need} players, not {len(placed)}"

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .actions import Event
 from .ball import _bounce
 from .board import NAMES, adjacent, distance
@@ -81,25 +79,22 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
             mods["Prehensile Tail"] = -tails
         diver = next((q.id for q in tackled if "Diving Tackle" in q.skills), None)
         ctx.dived = False
-        stat = p.ag
-        extra: dict[str, Any] = {}
-        if "Break Tackle" in p.skills and "Break Tackle" not in p.used and p.st > p.ag:
-            stat = p.st
-            mp = ctx.mp(p.id)
-            mp.used = mp.used | {"Break Tackle"}
-            extra["break_tackle"] = True
         no_dodge = any("Tackle" in q.skills for q in tackled)
         ok = _d6_roll(
             ctx,
             "dodge",
             p,
-            agility_target(stat),
+            agility_target(p.ag),
             mods,
             skill_reroll=not no_dodge,
             diving_tackle=diver,
+            alt=(
+                ("Break Tackle", agility_target(p.st))
+                if "Break Tackle" in p.skills and p.st > p.ag
+                else None
+            ),
             frm=NAMES[frm],
             to=NAMES[sq],
-            **extra,
         )
         ctx.place(mv.pid, sq)
         dived = ctx.dived

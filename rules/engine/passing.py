@@ -165,6 +165,8 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
         mods["very_sunny"] = -1
     if "Accurate" in p.skills:
         mods["Accurate"] = 1
+    if "Stunty" in p.skills:
+        mods["Stunty"] = -1
     if "Strong Arm" in p.skills and name != "quick":
         mods["Strong Arm"] = 1
     dp = _disturbing(st, frm, p.team)
@@ -334,7 +336,7 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
     if not fumbled:
         band = pass_band(me.at, to)
         assert band is not None
-        mods: dict[str, int] = {band[0]: band[1]}
+        mods: dict[str, int] = {band[0]: band[1], "Throw Team-Mate": -1}
         if "Nerves of Steel" not in me.skills:
             tz = enemy_tz(st, me.at, me.team)
             if tz:

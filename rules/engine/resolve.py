@@ -84,6 +84,8 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
             )
         if rooted:
             ctx.mp(p.id).rooted = True
+            if decl.action == "blitz":  # LRB5: "he may not block that turn"
+                return False
     return True
 
 

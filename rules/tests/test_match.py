@@ -10,7 +10,7 @@ from rules.engine.actions import Event
 from rules.engine.match import new_match
 from rules.engine.randomplay import play_match, play_one, random_sheet
 
-from .test_properties import check_invariants
+from .test_properties import check_invariants, check_loose_ball
 
 
 def match_invariants(state: MatchState, events: list[Event]) -> None:
@@ -22,6 +22,7 @@ def match_invariants(state: MatchState, events: list[Event]) -> None:
     if state.phase in ("setup", "kickoff", "pregame"):
         assert state.carrier is None and state.ball_at is None
     assert state.board == {p.at: pid for pid, p in state.players.items() if p.at is not None}
+    check_loose_ball(state)
 
 
 def test_a_thousand_random_matches_end_with_a_result_and_keep_every_invariant() -> None:

@@ -28,14 +28,19 @@ def check_invariants(state: MatchState) -> None:
     assert balls <= 1, "more than one ball"
     if state.carrier is not None:
         assert state.players[state.carrier].state == "standing"
-    if state.ball_at is not None:
-        occupant = state.board.get(state.ball_at)
-        assert (
-            occupant is None
-            or state.players[occupant].state != "standing"
-            or state.players[occupant].no_tz
-        )
+    check_loose_ball(state)
     assert MatchState.from_json(state.to_json()).to_json() == state.to_json()
+
+
+def check_loose_ball(state: MatchState) -> None:
+    """A loose ball lies on an empty square: never under a fallen player (who cannot hold
+    it), nor under a standing one (who would have had to pick it up or catch it)."""
+    if state.carrier is None and state.ball_at is not None:
+        under = state.board.get(state.ball_at)
+        assert under is None or state.players[under].state == "standing", (
+            "the ball lies under a fallen player"
+        )
+        assert under is None, "a loose ball on an occupied square"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

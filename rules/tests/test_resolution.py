@@ -40,7 +40,8 @@ def test_a_pending_decision_returns_the_input_state_with_only_pending_set() -> N
     state = block_position()
     before = state.to_json()
     res = resolve(state, "home:captain", BLOCK, (), ScriptedDice([2]))
-    assert res.pending is not None and res.pending.kind == "push"
+    # a Pushed may be re-rolled too: the team reroll is offered before the push
+    assert res.pending is not None and res.pending.kind == "reroll"
     assert state.to_json() == before, "the input state is never mutated"
     after = res.state.to_json()
     assert after.pop("pending") is not None
@@ -55,10 +56,10 @@ def test_resolving_again_with_the_answer_reads_the_same_dice() -> None:
     dice = ScriptedDice([2, 4, 4])
     first = resolve(state, "home:captain", BLOCK, (), dice)
     assert first.pending is not None
-    push = Answer("push", "M9")
-    second = resolve(state, "home:captain", BLOCK, (push,), dice)
+    keep, push = Answer("reroll", "none"), Answer("push", "M9")
+    second = resolve(state, "home:captain", BLOCK, (keep, push), dice)
     assert second.pending is not None and second.pending.kind == "follow_up"
-    done = resolve(state, "home:captain", BLOCK, (push, Answer("follow_up", True)), dice)
+    done = resolve(state, "home:captain", BLOCK, (keep, push, Answer("follow_up", True)), dice)
     assert done.pending is None
     assert done.state.players["a1"].at is not None
     assert done.state.to_json()["players"]["a1"]["at"] == "M9"
