@@ -351,33 +351,37 @@ def _reach(walk: _Walk) -> list[_Class]:
         if k == budget:
             continue
         q = chance * gfi if k + 1 > ma_left else chance
+        # what is already reached in as few squares is reached with as good a chance (a set
+        # leaves the queue by chance, the greatest first): not worth adding again
+        open_ = empty & ~(within[k + 1] if leapt else within_plain[k + 1])
         free = bits & ~marked
         if free:
-            d = _grow(free) & empty
+            d = _grow(free) & open_
             if d:
                 add(q, k + 1, leapt, d)
         tz = bits & marked
         if tz:
             plain = tz & ~odd
             if plain:
-                d = _grow(plain) & empty
+                d = _grow(plain) & open_
                 if d:
                     split(q, k + 1, leapt, d, dodges)
             if tz & odd:
                 for s in _squares(tz & odd):
-                    d = _AROUND[s] & empty
+                    d = _AROUND[s] & open_
                     if d:
                         split(q, k + 1, leapt, d, walk.odd_dodges(s))
         if leap and not leapt and k + 2 <= budget:
             q2 = q * gfi if k + 2 > ma_left else q
+            open2 = empty & ~within[k + 2]
             plain = bits & ~odd
             if plain:
-                d = _jump(plain) & empty
+                d = _jump(plain) & open2
                 if d:
                     add(q2 * walk.leaps[0], k + 2, True, d)
             if bits & odd:
                 for s in _squares(bits & odd):
-                    d = _JUMPS[s] & empty
+                    d = _JUMPS[s] & open2
                     if d:
                         add(q2 * walk.odd_leap(s), k + 2, True, d)
     return seen
@@ -462,13 +466,16 @@ class Reach:
     def squares(self) -> dict[str, float]:
         """Every square it can reach (its own included), with the chance of the safest path."""
         if self._squares is None:
-            out: dict[str, float] = {}
+            by_chance: dict[float, int] = {}  # (sets of one chance, in ``_classes``' order)
             done = 0
             for c in self._classes:
                 new = c.bits & ~done
                 if new:
                     done |= new
-                    out.update(dict.fromkeys(_names(new), c.chance))
+                    by_chance[c.chance] = by_chance.get(c.chance, 0) | new
+            out: dict[str, float] = {}
+            for chance, bits in by_chance.items():
+                out.update(dict.fromkeys(_names(bits), chance))
             self._squares = out
         return self._squares
 
