@@ -64,21 +64,13 @@ _RING2 = tuple(
 
 
 def _grow(b: int) -> int:
-    """The squares one king step from a set."""
-    return (
-        (b << 1)
-        | (b >> 1)
-        | (b << _STRIDE)
-        | (b >> _STRIDE)
-        | (b << (_STRIDE - 1))
-        | (b >> (_STRIDE - 1))
-        | (b << (_STRIDE + 1))
-        | (b >> (_STRIDE + 1))
-    ) & _VALID
+    """The set and the squares one king step from it (a row step, then a column step)."""
+    h = b | (b << 1) | (b >> 1)
+    return (h | (h << _STRIDE) | (h >> _STRIDE)) & _VALID
 
 
 def _jump(b: int) -> int:
-    """The squares exactly two king steps from a set (Leap)."""
+    """The squares exactly two king steps from a square of a set (Leap)."""
     out = 0
     for k in _RING2:
         out |= b << k if k > 0 else b >> -k
@@ -292,12 +284,12 @@ def _reach(walk: _Walk) -> list[_Class]:
     pending: dict[tuple[float, int, bool], int] = {}
     queue: list[tuple[float, int, bool]] = []
     # squares reached in at most k squares (``within``), and those with the Leap unused
+    leap = walk.leap
     within = [0] * (budget + 1)
-    within_plain = [0] * (budget + 1)
+    within_plain = [0] * (budget + 1) if leap else within  # (one list without a Leap)
     seen: list[_Class] = []
     empty, marked, odd, ball, pick = walk.empty, walk.marked, walk.odd, walk.ball, walk.pick
     planes, counted, dodges = walk.planes, walk.counted, walk.dodges
-    leap = walk.leap
     push = heapq.heappush
     top = budget + 1
 
@@ -334,83 +326,99 @@ def _reach(walk: _Walk) -> list[_Class]:
     pop = heapq.heappop
     while queue:
         key = pop(queue)
-        bits = pending.pop(key)
+        bits = pending.pop(key, 0)  # (0: taken already by a flood below)
         neg, k, leapt = key
-        bits &= ~(within[k] if leapt else within_plain[k])
-        if not bits:
-            continue
         chance = -neg
-        seen.append(_Class(chance, k, leapt, bits))
-        if leapt:
+        while True:
+            bits &= ~(within[k] if leapt else within_plain[k])
+            if not bits:
+                break
+            seen.append(_Class(chance, k, leapt, bits))
             for j in range(k, top):
                 within[j] |= bits
-        else:
-            for j in range(k, top):
-                within[j] |= bits
-                within_plain[j] |= bits
-        if k == budget:
-            continue
-        q = chance * gfi if k + 1 > ma_left else chance
-        # what is already reached in as few squares is reached with as good a chance (a set
-        # leaves the queue by chance, the greatest first): not worth adding again
-        open_ = empty & ~(within[k + 1] if leapt else within_plain[k + 1])
-        free = bits & ~marked
-        if free:
-            d = _grow(free) & open_
-            if d:
+            if leap and not leapt:
+                for j in range(k, top):
+                    within_plain[j] |= bits
+            if k == budget:
+                break
+            q = chance * gfi if k + 1 > ma_left else chance
+            # what is already reached in as few squares is reached with as good a chance (a
+            # set leaves the queue by chance, the greatest first): not worth adding again
+            open_ = empty & ~(within[k + 1] if leapt else within_plain[k + 1])
+            tz = bits & marked
+            if tz:
+                plain = tz & ~odd
+                if plain:
+                    d = _grow(plain) & open_
+                    if d:
+                        split(q, k + 1, leapt, d, dodges)
+                if tz & odd:
+                    for s in _squares(tz & odd):
+                        d = _AROUND[s] & open_
+                        if d:
+                            split(q, k + 1, leapt, d, walk.odd_dodges(s))
+            if leap and not leapt and k + 2 <= budget:
+                q2 = q * gfi if k + 2 > ma_left else q
+                open2 = empty & ~within[k + 2]
+                plain = bits & ~odd
+                if plain:
+                    d = _jump(plain) & open2
+                    if d:
+                        add(q2 * walk.leaps[0], k + 2, True, d)
+                if bits & odd:
+                    for s in _squares(bits & odd):
+                        d = _JUMPS[s] & open2
+                        if d:
+                            add(q2 * walk.odd_leap(s), k + 2, True, d)
+            free = bits & ~marked
+            d = _grow(free) & open_ if free else 0
+            if not d:
+                break
+            if q != chance or d & ball:
                 add(q, k + 1, leapt, d)
-        tz = bits & marked
-        if tz:
-            plain = tz & ~odd
-            if plain:
-                d = _grow(plain) & open_
-                if d:
-                    split(q, k + 1, leapt, d, dodges)
-            if tz & odd:
-                for s in _squares(tz & odd):
-                    d = _AROUND[s] & open_
-                    if d:
-                        split(q, k + 1, leapt, d, walk.odd_dodges(s))
-        if leap and not leapt and k + 2 <= budget:
-            q2 = q * gfi if k + 2 > ma_left else q
-            open2 = empty & ~within[k + 2]
-            plain = bits & ~odd
-            if plain:
-                d = _jump(plain) & open2
-                if d:
-                    add(q2 * walk.leaps[0], k + 2, True, d)
-            if bits & odd:
-                for s in _squares(bits & odd):
-                    d = _JUMPS[s] & open2
-                    if d:
-                        add(q2 * walk.odd_leap(s), k + 2, True, d)
+                break
+            # the next ring of free squares has this same chance, the greatest left: it is
+            # settled at once (with what was queued for it), not queued
+            bits = d | pending.pop((neg, k + 1, leapt), 0)
+            k += 1
     return seen
 
 
-def _trace(walk: _Walk, classes: list[_Class], sq: int, cls: _Class) -> list[int]:
-    """The squares entered on the way to ``sq`` as found in ``cls``, first to last."""
+def _by_steps(classes: list[_Class]) -> dict[tuple[int, bool], list[_Class]]:
+    out: dict[tuple[int, bool], list[_Class]] = {}
+    for c in classes:
+        out.setdefault((c.steps, c.leapt), []).append(c)
+    return out
+
+
+def _trace(
+    walk: _Walk, by_steps: dict[tuple[int, bool], list[_Class]], sq: int, cls: _Class
+) -> list[int]:
+    """The squares entered on the way to ``sq`` as found in ``cls``, first to last: back one
+    step at a time to a set whose chance times the step's is this one."""
     path = [sq]
     cur, steps, chance, leapt = sq, cls.steps, cls.chance, cls.leapt
+    start = walk.p.at
     while steps > 0:
         found = None
-        for c in classes:
-            if c.steps == steps - 1 and c.leapt == leapt:
-                for t in _squares(c.bits & _AROUND[cur]):
-                    f = walk.factor(t, cur, steps, leap=False)
-                    if abs(c.chance * f - chance) <= 1e-9:
-                        found = (t, c)
-                        break
-            elif leapt and not c.leapt and c.steps == steps - 2:
-                for t in _squares(c.bits & _JUMPS[cur]):
-                    f = walk.factor(t, cur, steps, leap=True)
-                    if abs(c.chance * f - chance) <= 1e-9:
-                        found = (t, c)
-                        break
+        for c in by_steps.get((steps - 1, leapt), ()):
+            for t in _squares(c.bits & _AROUND[cur]):
+                if abs(c.chance * walk.factor(t, cur, steps, leap=False) - chance) <= 1e-9:
+                    found = (t, c)
+                    break
             if found is not None:
                 break
-        assert found is not None, "every reached square has a way back"
+        if found is None and leapt:
+            for c in by_steps.get((steps - 2, False), ()):
+                for t in _squares(c.bits & _JUMPS[cur]):
+                    if abs(c.chance * walk.factor(t, cur, steps, leap=True) - chance) <= 1e-9:
+                        found = (t, c)
+                        break
+                if found is not None:
+                    break
+        assert found is not None, "every square reached has a way back"
         t, c = found
-        if t == walk.p.at and c.steps == 0:
+        if t == start and c.steps == 0:
             break
         path.append(t)
         cur, steps, chance, leapt = t, c.steps, c.chance, c.leapt
@@ -441,12 +449,18 @@ class Target:
 class Reach:
     """The squares one player can reach this action, each with its best chance and a path."""
 
-    __slots__ = ("_classes", "_squares", "_walk")
+    __slots__ = ("_classes", "_squares", "_steps", "_walk")
 
     def __init__(self, walk: _Walk, classes: list[_Class]) -> None:
         self._walk = walk
         self._classes = classes
         self._squares: dict[str, float] | None = None
+        self._steps: dict[tuple[int, bool], list[_Class]] | None = None
+
+    def _trace(self, sq: int, c: _Class) -> tuple[str, ...]:
+        if self._steps is None:
+            self._steps = _by_steps(self._classes)
+        return tuple(NAMES[q] for q in _trace(self._walk, self._steps, sq, c))
 
     def _class_of(self, sq: int) -> _Class | None:
         bit = _BIT[sq]
@@ -492,7 +506,7 @@ class Reach:
             return None
         if c.steps == 0:
             return ()
-        return tuple(NAMES[q] for q in _trace(self._walk, self._classes, s, c))
+        return self._trace(s, c)
 
     def best_among(
         self, bits: int, then: int = 0, most: int | None = None
@@ -517,7 +531,7 @@ class Reach:
         chance, s, c = best
         if c.steps == 0:
             return chance, (), 0
-        return chance, tuple(NAMES[q] for q in _trace(walk, self._classes, s, c)), c.steps
+        return chance, self._trace(s, c), c.steps
 
 
 @dataclass(frozen=True, slots=True)
