@@ -212,7 +212,12 @@ def decide(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
 
 
 def _target_json(t: Target) -> dict[str, Any]:
-    out: dict[str, Any] = {"player": t.player, "path": list(t.path), "chance": round(t.chance, 4)}
+    out: dict[str, Any] = {
+        "player": t.player,
+        "square": t.square,
+        "path": list(t.path),
+        "chance": round(t.chance, 4),
+    }
     if t.dice:
         out.update(dice=t.dice, chooser=t.chooser)
     if t.band:

@@ -358,9 +358,10 @@ SCHEMA: dict[str, Any] = {
             },
             "Target": {
                 "type": "object",
-                "required": ["player", "path", "chance"],
+                "required": ["player", "square", "path", "chance"],
                 "properties": {
                     "player": {"type": "string"},
+                    "square": {"type": "string", "description": "Where the path ends"},
                     "path": {
                         "type": "array",
                         "items": {"type": "string"},

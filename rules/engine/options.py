@@ -26,9 +26,9 @@ two are shifts), grown one step at a time with one set per distinct chance.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import NamedTuple
 
 from .actions import Actor, Declaration
@@ -402,8 +402,14 @@ def _trace(
     while steps > 0:
         found = None
         for c in by_steps.get((steps - 1, leapt), ()):
-            for t in _squares(c.bits & _AROUND[cur]):
-                if abs(c.chance * walk.factor(t, cur, steps, leap=False) - chance) <= 1e-9:
+            hit = c.bits & _AROUND[cur]
+            if not hit:
+                continue
+            for t in NEIGHBOURS[cur]:
+                if (
+                    hit & _BIT[t]
+                    and abs(c.chance * walk.factor(t, cur, steps, leap=False) - chance) <= 1e-9
+                ):
                     found = (t, c)
                     break
             if found is not None:
@@ -430,20 +436,64 @@ def _trace(
 # Values
 
 
-@dataclass(frozen=True, slots=True)
 class Target:
-    """A player a declaration can aim at, with the safest ``path`` to a square next to it (or,
-    for a pass, to the safest square in range) and the ``chance`` of getting there; for a block
-    or blitz the block dice and whose coach chooses the face, for a pass its band, for a foul
-    the chance the armour breaks."""
+    """A player a declaration can aim at: the ``chance`` of getting by the safest ``path``
+    (traced when first read) to ``square``, next to it (for a pass: the safest square in
+    range); for a block or blitz the block dice and whose coach chooses the face, for a pass
+    its band, for a foul the chance the armour breaks."""
 
-    player: str
-    path: tuple[str, ...]
+    __slots__ = (
+        "_make",
+        "_path",
+        "armour",
+        "band",
+        "chance",
+        "chooser",
+        "dice",
+        "player",
+        "square",
+    )
+
+    def __init__(
+        self,
+        player: str,
+        square: int,
+        chance: float,
+        path: Callable[[], tuple[str, ...]] | tuple[str, ...],
+        *,
+        dice: int = 0,
+        chooser: str = "",
+        band: str = "",
+        armour: float = 0.0,
+    ) -> None:
+        self.player = player
+        self.square = NAMES[square]
+        self.chance = chance
+        self.dice = dice
+        self.chooser = chooser
+        self.band = band
+        self.armour = armour
+        self._path = path if isinstance(path, tuple) else None
+        self._make = None if isinstance(path, tuple) else path
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        if self._path is None:
+            assert self._make is not None
+            self._path = self._make()
+            self._make = None
+        return self._path
+
+    def __repr__(self) -> str:
+        return f"Target({self.player!r}, from {self.square}, chance {self.chance:.3f})"
+
+
+class _Way(NamedTuple):
+    """The safest way to a square: its chance, the square and the set it was found in."""
+
     chance: float
-    dice: int = 0
-    chooser: str = ""
-    band: str = ""
-    armour: float = 0.0
+    square: int
+    cls: _Class
 
 
 class Reach:
@@ -508,13 +558,10 @@ class Reach:
             return ()
         return self._trace(s, c)
 
-    def best_among(
-        self, bits: int, then: int = 0, most: int | None = None
-    ) -> tuple[float, tuple[str, ...], int] | None:
-        """The safest way to a square of ``bits`` in at most ``most`` squares, ``then``
-        squares more entered after it (the block of a Blitz): (chance, path, squares paid,
-        a Leap counted twice)."""
-        best: tuple[float, int, _Class] | None = None
+    def best_among(self, bits: int, then: int = 0, most: int | None = None) -> _Way | None:
+        """The safest way to a square of ``bits`` in at most ``most`` squares (a Leap counted
+        twice), ``then`` squares more entered after it (the block of a Blitz)."""
+        best: _Way | None = None
         walk = self._walk
         for c in self._classes:
             hit = c.bits & bits
@@ -524,14 +571,15 @@ class Reach:
             for k in range(c.steps + 1, c.steps + 1 + then):
                 if k > walk.ma_left:
                     chance *= walk.gfi
-            if best is None or chance > best[0] + 1e-12:
-                best = (chance, _squares(hit)[0], c)
+            if best is None or chance > best.chance + 1e-12:
+                best = _Way(chance, (hit & -hit).bit_length() - 1, c)
         if best is None:
             return None
-        chance, s, c = best
-        if c.steps == 0:
-            return chance, (), 0
-        return chance, self._trace(s, c), c.steps
+        return best._replace(square=_SQ_AT[best.square])
+
+    def way_path(self, way: _Way) -> tuple[str, ...]:
+        """The squares entered on ``way``."""
+        return () if way.cls.steps == 0 else self._trace(way.square, way.cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -756,28 +804,37 @@ def player_options(state: MatchState, actor: Actor | str, player_id: str) -> Pla
         if q.team != p.team and q.state == "standing":
             if "block" in actions and adjacent(p.at, q.at):
                 dice, chooser = _dice(state, p, q, p.at, blitz=False)
-                block.append(Target(q.id, (), walk.start, dice, chooser))
+                block.append(Target(q.id, p.at, walk.start, (), dice=dice, chooser=chooser))
             if "blitz" in actions:
-                best = reach.best_among(near, then=1, most=budget - 1)
-                if best is not None:
-                    end = parse_square(best[1][-1]) if best[1] else p.at
-                    dice, chooser = _dice(state, p, q, end, blitz=True)
-                    blitz.append(Target(q.id, best[1], best[0], dice, chooser))
+                way = reach.best_among(near, then=1, most=budget - 1)
+                if way is not None:
+                    dice, chooser = _dice(state, p, q, way.square, blitz=True)
+                    blitz.append(
+                        Target(
+                            q.id,
+                            way.square,
+                            way.chance,
+                            partial(reach.way_path, way),
+                            dice=dice,
+                            chooser=chooser,
+                        )
+                    )
         elif q.team != p.team and q.state in ("prone", "stunned") and "foul" in actions:
-            best = reach.best_among(near)
-            if best is not None:
-                end = parse_square(best[1][-1]) if best[1] else p.at
-                foul.append(Target(q.id, best[1], best[0], armour=_armour(state, p, q, end)))
+            way = reach.best_among(near)
+            if way is not None:
+                armour = _armour(state, p, q, way.square)
+                path = partial(reach.way_path, way)
+                foul.append(Target(q.id, way.square, way.chance, path, armour=armour))
         elif q.team == p.team:
             if "hand_off" in actions and q.state == "standing":
                 carried = _with_ball(state, p, reach, near)
                 if carried is not None:
-                    hand_off.append(Target(q.id, carried[1], carried[0]))
+                    hand_off.append(Target(q.id, *carried))
             if "pass" in actions:
                 carried = _with_ball(state, p, reach, _in_range(state, p, q.at))
                 if carried is not None:
-                    end = parse_square(carried[1][-1]) if carried[1] else p.at
-                    passes.append(Target(q.id, carried[1], carried[0], band=_band(end, q.at)))
+                    band = _band(carried[0], q.at)
+                    passes.append(Target(q.id, *carried, band=band))
     return PlayerOptions(
         player_id,
         actions,
@@ -792,52 +849,53 @@ def player_options(state: MatchState, actor: Actor | str, player_id: str) -> Pla
 
 def _with_ball(
     st: MatchState, p: Player, reach: Reach, bits: int
-) -> tuple[float, tuple[str, ...]] | None:
-    """The safest way to a square of ``bits`` holding the ball: any way for its carrier; by
-    the ball's square otherwise (the pick-up on the way)."""
+) -> tuple[int, float, Callable[[], tuple[str, ...]]] | None:
+    """The safest way to a square of ``bits`` holding the ball (any way for its carrier; for
+    another player, its safest way to the ball's square, then the shortest on): (the square,
+    the chance, the path when asked)."""
     if st.carrier == p.id:
-        best = reach.best_among(bits)
-        return None if best is None else best[:2]
+        way = reach.best_among(bits)
+        return None if way is None else (way.square, way.chance, partial(reach.way_path, way))
     ball = st.ball_at
     if ball is None or st.carrier is not None:
         return None
     first = reach.best_among(_BIT[ball])
     if first is None:
         return None
-    chance, path, used = first
     if _BIT[ball] & bits:
-        return chance, path
-    budget = move_budget(p)
+        return ball, first.chance, partial(reach.way_path, first)
     # from the ball's square, the nearest square of ``bits`` the rest of the move reaches
-    frontier = _BIT[ball]
     walk = reach._walk
+    frontier = _BIT[ball]
     trail = [frontier]
-    for _ in range(budget - used):
+    for _ in range(walk.budget - first.cls.steps):
         frontier |= _grow(frontier) & walk.empty
         trail.append(frontier)
         if frontier & bits:
             break
     if not frontier & bits:
         return None
-    # walk back from a square of ``bits`` to the ball's square, one ring at a time
-    end = _squares(frontier & bits)[0]
-    tail = [end]
+    # back from a square of ``bits`` to the ball's square, one ring at a time
+    tail = [_squares(frontier & bits)[0]]
     for ring in reversed(trail[:-1]):
         if tail[-1] == ball:
             break
-        step = _squares(ring & _AROUND[tail[-1]])[0]
-        tail.append(step)
+        tail.append(_squares(ring & _AROUND[tail[-1]])[0])
     tail.reverse()
-    if tail and tail[0] == ball:
+    if tail[0] == ball:
         tail = tail[1:]
-    extra = [NAMES[s] for s in tail]
-    k = used
-    cur = ball
-    for s in tail:
+    chance = first.chance
+    k, cur = first.cls.steps, ball
+    for sq in tail:
         k += 1
-        chance *= walk.factor(cur, s, k, leap=False)
-        cur = s
-    return chance, path + tuple(extra)
+        chance *= walk.factor(cur, sq, k, leap=False)
+        cur = sq
+    rest = tuple(NAMES[sq] for sq in tail)
+
+    def path() -> tuple[str, ...]:
+        return reach.way_path(first) + rest
+
+    return tail[-1], chance, path
 
 
 def _in_range(st: MatchState, p: Player, at: int) -> int:
@@ -855,6 +913,7 @@ def _in_range(st: MatchState, p: Player, at: int) -> int:
 
 
 def _band(frm: int, to: int) -> str:
+    """The pass band from ``frm`` to ``to``."""
     counted = distance(frm, to) + 1
     for limit, band in ((5, "quick"), (9, "short"), (13, "long"), (17, "long_bomb")):
         if counted <= limit:
