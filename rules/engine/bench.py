@@ -152,11 +152,14 @@ def run_options(games: int = 20, declarations: int = 200, seed: int = 1) -> dict
     with their chances (the safest path of any of them is read on demand: its median too);
     the acting side's players and their actions; and the acting side's every option (each
     player's squares and targets)."""
+    clock = time.process_time
+    t0 = clock()
+    sum(range(10**6))  # a fixed pure-Python loop: the scale of this machine's CPU right now
+    calibration = clock() - t0
     one: list[float] = []
     path: list[float] = []
     side: list[float] = []
     every: list[float] = []
-    clock = time.process_time
     for state in _positions(games, declarations, seed):
         for s in ("captain", "rival") if state.house_rules else ("captain",):
             actor = Actor(state.active, s)
@@ -185,6 +188,7 @@ def run_options(games: int = 20, declarations: int = 200, seed: int = 1) -> dict
         "side_median_us": statistics.median(side) * 1e6,
         "every_median_us": statistics.median(every) * 1e6,
         "every_p90_us": statistics.quantiles(every, n=10)[-1] * 1e6,
+        "calibration_ms": calibration * 1e3,
     }
 
 
@@ -195,7 +199,8 @@ def report_options(f: dict[str, float]) -> str:
         f"{f['reach_p90_us']:.0f} us), a safest path read from them {f['path_median_us']:.0f} "
         f"us; the acting side's players and actions, median {f['side_median_us']:.0f} us; "
         f"every option of the acting side (each player's squares and targets), median "
-        f"{f['every_median_us']:.0f} us (p90 {f['every_p90_us']:.0f} us)"
+        f"{f['every_median_us']:.0f} us (p90 {f['every_p90_us']:.0f} us); this CPU now: "
+        f"sum(range(10**6)) in {f['calibration_ms']:.0f} ms"
     )
 
 
