@@ -194,7 +194,9 @@ def test_stunty_ignores_the_zones_of_the_square_entered() -> None:
 
 
 def test_a_leap_jumps_over_a_wall_at_its_agility_roll() -> None:
-    wall = [{"id": f"a{i}", "team": "away", "at": f"L{i}"} for i in range(1, 16)]
+    wall: list[dict[str, object]] = [
+        {"id": f"a{i}", "team": "away", "at": f"L{i}"} for i in range(1, 16)
+    ]
     state = _state([_mover(skills=["Leap"]), *wall])
     r = reach(state, "h1")
     assert r is not None
