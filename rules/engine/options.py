@@ -272,6 +272,10 @@ class _Class(NamedTuple):
     bits: int
 
 
+# ``_Class((chance, steps, leapt, bits))`` without the Python-level ``__new__`` of a NamedTuple
+_new_class: Callable[[tuple[float, int, bool, int]], _Class] = partial(tuple.__new__, _Class)
+
+
 def _reach(walk: _Walk) -> list[_Class]:
     """The squares a player can reach, as sets of one chance, one number of squares and one
     state of its Leap each; a square is in the first set that has it (by chance, the greatest
@@ -294,7 +298,7 @@ def _reach(walk: _Walk) -> list[_Class]:
     top = budget + 1
 
     def add(chance: float, k: int, leapt: bool, bits: int) -> None:
-        if bits & ball:
+        if ball and bits & ball:
             key = (-chance * pick, k, leapt)
             old = pending.get(key)
             if old is None:
@@ -333,7 +337,7 @@ def _reach(walk: _Walk) -> list[_Class]:
             bits &= ~(within[k] if leapt else within_plain[k])
             if not bits:
                 break
-            seen.append(_Class(chance, k, leapt, bits))
+            seen.append(_new_class((chance, k, leapt, bits)))
             for j in range(k, top):
                 within[j] |= bits
             if leap and not leapt:
