@@ -524,13 +524,6 @@ class Reach:
         return None
 
     @property
-    def bits(self) -> int:
-        out = 0
-        for c in self._classes:
-            out |= c.bits
-        return out
-
-    @property
     def squares(self) -> dict[str, float]:
         """Every square it can reach (its own included), with the chance of the safest path."""
         if self._squares is None:
