@@ -21,6 +21,8 @@ from matches import api_schema, exports, services
 from matches.access import readable_match
 from matches.markup import POST_TEXT_MAX
 from matches.models import Match
+from rules.engine import options as turn_options
+from rules.engine.options import PlayerOptions, Target
 
 AnyUser = AbstractBaseUser | AnonymousUser
 View = Callable[..., HttpResponse]
@@ -251,6 +253,77 @@ def decide(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     readable_match(pk, user)
     outcome = services.answer(pk, user, choice, idempotency_key=key, kind=kind, version=version)
     return _outcome(pk, user, outcome)
+
+
+def _target_json(t: Target) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "player": t.player,
+        "square": t.square,
+        "path": list(t.path),
+        "chance": round(t.chance, 4),
+    }
+    if t.dice:
+        out.update(dice=t.dice, chooser=t.chooser)
+    if t.band:
+        out["band"] = t.band
+    if t.armour:
+        out["armour"] = round(t.armour, 4)
+    return out
+
+
+def _player_json(po: PlayerOptions) -> dict[str, Any]:
+    squares = []
+    if po.reach is not None:
+        for name, chance in po.reach.squares.items():
+            squares.append(
+                {"square": name, "chance": round(chance, 4), "path": po.reach.path(name)}
+            )
+    return {
+        "id": po.player,
+        "actions": list(po.actions),
+        "squares": squares,
+        **{
+            action: [_target_json(t) for t in targets]
+            for action, targets in (
+                ("block", po.block),
+                ("blitz", po.blitz),
+                ("foul", po.foul),
+                ("pass", po.pass_),
+                ("hand_off", po.hand_off),
+            )
+        },
+    }
+
+
+@api_view("GET")
+def options(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
+    """What the asking coach may declare now: his players able to act and their actions;
+    with ``player``, that player's squares (safest path, chance) and targets."""
+    match = readable_match(pk, user)
+    state = services.load_state(match)
+    coached = services.actors_for(match, user)
+    if not coached:
+        raise services.MatchError("not_in_match", "Only the match's coaches have options.")
+    side = request.GET.get("side")
+    mine = [
+        a
+        for a in coached
+        if a.startswith(f"{state.active}:") and (side is None or a.endswith(f":{side}"))
+    ]
+    if not mine:
+        raise services.MatchError("not_your_turn", "You coach no side that plays now.")
+    turn = turn_options(state, mine[0])
+    out: dict[str, Any] = {
+        "actor": mine[0],
+        "players": {pid: list(actions) for pid, actions in turn.players.items()},
+        "team": list(turn.team),
+    }
+    player = request.GET.get("player")
+    if player is not None:
+        if player not in turn.players:
+            raise services.MatchError("not_your_player", f"{player} cannot act for you now.")
+        out["player"] = _player_json(turn.player(player))
+    return JsonResponse(out)
 
 
 @api_view("GET")

@@ -151,6 +151,35 @@ SCHEMA: dict[str, Any] = {
                 },
             }
         },
+        "/api/matches/{id}/options": {
+            "get": {
+                "operationId": "listOptions",
+                "summary": "What you may declare now: your players able to act and their "
+                "actions; with player, its squares (safest path and chance) and targets",
+                "parameters": [
+                    _ID,
+                    {
+                        "name": "side",
+                        "in": "query",
+                        "required": False,
+                        "description": "Which of your sides asks (default: the first of your "
+                        "sides in the team whose turn it is).",
+                        "schema": {"enum": ["captain", "rival"]},
+                    },
+                    {
+                        "name": "player",
+                        "in": "query",
+                        "required": False,
+                        "description": "One of the players listed: its squares and targets.",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": _json("Options", "The options"),
+                    **_errors(401, 403, 404, 409),
+                },
+            }
+        },
         "/matches/{id}/export.json": {
             "get": {
                 "operationId": "exportMatch",
@@ -299,6 +328,68 @@ SCHEMA: dict[str, Any] = {
                     },
                     "choice": {"type": ["string", "integer", "boolean"]},
                     **_WRITE,
+                },
+            },
+            "Options": {
+                "type": "object",
+                "required": ["actor", "players", "team"],
+                "properties": {
+                    "actor": {"type": "string", "description": "The TEAM:SIDE the options are for"},
+                    "players": {
+                        "type": "object",
+                        "description": "Each player able to act: its actions (move, block, "
+                        "blitz, foul, pass, hand_off, bomb)",
+                        "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "team": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "end_turn, claim_blitz when legal",
+                    },
+                    "player": {"$ref": _REF + "PlayerOptions"},
+                },
+            },
+            "PlayerOptions": {
+                "type": "object",
+                "description": "A chance counts every roll on the way (standing up, dodges, "
+                "Leap, Going For It, a pick-up), no reroll. Every path and target listed is a "
+                "legal declaration.",
+                "properties": {
+                    "id": {"type": "string"},
+                    "actions": {"type": "array", "items": {"type": "string"}},
+                    "squares": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "square": {"type": "string"},
+                                "chance": {"type": "number"},
+                                "path": {"type": "array", "items": {"type": "string"}},
+                            },
+                        },
+                    },
+                    **{
+                        action: {"type": "array", "items": {"$ref": _REF + "Target"}}
+                        for action in ("block", "blitz", "foul", "pass", "hand_off")
+                    },
+                },
+            },
+            "Target": {
+                "type": "object",
+                "required": ["player", "square", "path", "chance"],
+                "properties": {
+                    "player": {"type": "string"},
+                    "square": {"type": "string", "description": "Where the path ends"},
+                    "path": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "The safest path before the action",
+                    },
+                    "chance": {"type": "number", "description": "Of getting there"},
+                    "dice": {"type": "integer", "description": "Block dice"},
+                    "chooser": {"enum": ["attacker", "defender"]},
+                    "band": {"description": "A pass's range", "type": "string"},
+                    "armour": {"type": "number", "description": "A foul breaking the armour"},
                 },
             },
             "Outcome": {

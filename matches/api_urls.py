@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/events", api.events, name="events"),
     path("matches/<int:pk>/declare", api.declare, name="declare"),
     path("matches/<int:pk>/decide", api.decide, name="decide"),
+    path("matches/<int:pk>/options", api.options, name="options"),
     re_path(r"^(?P<rest>.*)$", api.not_found, name="not_found"),
 ]
 

@@ -12,7 +12,7 @@ from matches.labels import label
 from matches.models import Decision, Match
 from matches.services import actors_for, is_match_gm, load_state
 from matches.thread import Names, choice_label, describe, thread
-from rules.engine import Declaration, MatchState, legal, legal_actions, preview
+from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
 from rules.engine.lineup import sides_needed, team_complete
 from rules.engine.ruleset import ruleset_for
@@ -131,7 +131,40 @@ def plan_view(state: MatchState, mode: str, actors: list[str], plan: Plan) -> di
         out["problem_code"] = label(labels.ERRORS, problem.code)
     out["ready"] = problem is None
     out["marks"] = _marks(plan.path, plan.target, state, rolls)
+    if not plan.path and not plan.target:
+        out["marks"] = _reach_marks(state, actor, plan) + out["marks"]
     return out
+
+
+# The shades of a reachable square by the chance of its safest path: sure, likely, even, long.
+RISK = ((0.999, "sure"), (0.8, "likely"), (0.5, "even"), (0.0, "long"))
+
+
+def _reach_marks(state: MatchState, actor: str, plan: Plan) -> list[dict[str, Any]]:
+    """Before any click: the squares the selected player can reach, shaded by the chance of
+    the safest path there, and for a Block or Blitz its targets with their block dice (a
+    minus sign: the defender's coach chooses the die)."""
+    po = options(state, actor).player(plan.player)
+    me = state.players[plan.player]
+    own = NAMES[me.at] if me.at is not None else ""
+    marks = []
+    if po.reach is not None and plan.action in ("move", "blitz", "foul", "pass", "hand_off"):
+        for sq, chance in po.reach.squares.items():
+            if sq == own:
+                continue
+            risk = next(name for floor, name in RISK if chance >= floor)
+            x, y = pitch.square_xy(sq)
+            marks.append({"square": sq, "x": x, "y": y, "kind": f"reach {risk}", "step": None})
+    targets = {"block": po.block, "blitz": po.blitz}.get(plan.action, ())
+    for t in targets:
+        at = state.players[t.player].at
+        if at is None:
+            continue
+        sq = NAMES[at]
+        x, y = pitch.square_xy(sq)
+        dice = f"{'-' if t.chooser == 'defender' else ''}{t.dice}D"
+        marks.append({"square": sq, "x": x, "y": y, "kind": "dice", "step": None, "dice": dice})
+    return marks
 
 
 def _roll_entry(e: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from bbweb.models import ApiToken
 from matches import autoplay, services
 from matches.markup import POST_TEXT_MAX
 from matches.models import Match, Post
+from matches.tests.positions import mid_turn
+from rules.engine import Declaration, legal
 from rules.engine.actions import ACTIONS
 
 pytestmark = pytest.mark.django_db
@@ -295,3 +297,50 @@ def test_the_schema_lists_the_actions_the_engine_accepts(client: Client) -> None
     declare = client.get(reverse("api:openapi")).json()["components"]["schemas"]["Declare"]
     assert set(declare["properties"]["action"]["enum"]) == set(ACTIONS)
     assert declare["properties"]["text"]["maxLength"] == POST_TEXT_MAX
+
+
+# -- options -----------------------------------------------------------------------------------
+
+
+def options(name: str, match: Match, **query: str) -> Any:
+    return token_client(name).get(reverse("api:options", args=[match.pk]), query)
+
+
+def test_a_coach_lists_his_sides_players_and_their_actions(match: Match) -> None:
+    mid_turn(match)  # h7 (bob's blitzer) on K8 in the tackle zone of a10 on L8
+    response = options("bob", match)
+    assert response.status_code == 200
+    data = response.json()
+    assert data["actor"] == "home:rival"
+    assert "h7" in data["players"] and "h1" not in data["players"]  # h1 is alice's
+    assert data["players"]["h7"][:2] == ["move", "block"]
+    assert "end_turn" in data["team"]
+
+
+def test_a_players_squares_come_with_their_safest_path_and_its_chance(match: Match) -> None:
+    state = mid_turn(match)
+    data = options("bob", match, player="h7").json()["player"]
+    squares = {s["square"]: s for s in data["squares"]}
+    assert squares["K8"] == {"square": "K8", "chance": 1.0, "path": []}
+    # leaving a10's zone: a dodge; J8 has no opposing zone (AG 3: 3+ at +1)
+    assert squares["J8"]["path"] == ["J8"] and squares["J8"]["chance"] == round(4 / 6, 4)
+    assert [t["player"] for t in data["block"]] == ["a10"]
+    assert data["block"][0]["dice"] >= 1
+    far = data["squares"][-1]
+    declaration = Declaration("h7", "move", tuple(far["path"]))
+    assert legal(state, "home:rival", declaration) is None
+    response = post(
+        token_client("bob"),
+        "declare",
+        match,
+        {"player": "h7", "action": "move", "path": far["path"]},
+    )
+    assert response.status_code == 201
+
+
+def test_options_are_refused_to_whoever_does_not_play_now(match: Match) -> None:
+    mid_turn(match)
+    assert options("carol", match).json()["error"] == "not_your_turn"
+    assert options("carol", match).status_code == 409
+    assert options("eve", match).status_code == 403
+    assert options("bob", match, player="h1").json()["error"] == "not_your_player"

@@ -3,6 +3,7 @@ text typed in the declaration box kept while polls refresh the page, and earlier
 loaded above the thread."""
 
 import random
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from matches import autoplay, services
 from matches.models import Match
-from matches.tests.positions import script_dice
+from matches.tests.positions import mid_turn, script_dice
 from matches.tests.test_browser_match import LATER, _coach, _square
 from matches.tests.test_views_gaps import with_ball
 
@@ -70,3 +71,23 @@ def test_earlier_posts_load_above_the_thread_and_stay_through_a_poll(
     services.write_post(match.pk, cast["carol"], kind="ooc", text="Still here?")
     expect(erin.locator("#thread")).to_contain_text("Still here?", timeout=LATER)
     expect(erin.locator("#post-1")).to_have_count(1)
+
+
+def test_a_selected_player_shows_its_squares_by_risk_and_its_block_dice(
+    live_server: LiveServer, browser: Browser, match: Match, cast: dict[str, User]
+) -> None:
+    mid_turn(match)  # bob's h7 on K8 in the tackle zone of a10 on L8
+    bob = _coach(browser, live_server, cast["bob"], match)
+    bob.get_by_test_id("token-h7").click()
+    expect(bob.get_by_test_id("selected")).to_have_text("h7")
+    # leaving a10's zone is a dodge (4/6 into J8): shaded as even; beyond MA, Going For It
+    expect(bob.locator('#overlay .mark-reach[data-mark="J8"]')).to_have_class(re.compile("even"))
+    expect(bob.locator('#overlay .mark-reach[data-mark="K8"]')).to_have_count(0)  # its own
+    assert bob.locator("#overlay .mark-reach").count() > 30
+    _square(bob, "J8")  # a click: the path is drawn instead of the shading
+    expect(bob.locator("#overlay .mark-reach")).to_have_count(0)
+    expect(bob.locator('#overlay [data-mark="J8"]')).to_have_count(1)
+
+    bob.get_by_test_id("action-block").click()
+    dice = bob.locator('#overlay .mark-dice[data-mark="L8"] .dice')
+    expect(dice).to_have_text(re.compile(r"^-?[123]D$"))

@@ -18,6 +18,7 @@ from .context import InvalidAnswer, Policy
 from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
 from .legal import check_answer, legal, legal_declarations
 from .match import PlayerSheet, TeamSheet, new_match
+from .options import options as options
 from .preview import chance, legal_actions, preview
 from .resolve import contest_winner, continue_with, resolve
 from .ruleset import LRB5, SplitTeam, ruleset_for

@@ -8,8 +8,11 @@ import random
 import statistics
 import time
 
+from .actions import Actor
 from .dice import FairDice
-from .randomplay import play_match, play_random_turns, random_position
+from .options import options, reach
+from .randomplay import human_sheet, play_match, play_random_turns, random_position
+from .state import MatchState
 
 
 def run(games: int = 20, declarations: int = 200, seed: int = 1) -> dict[str, float]:
@@ -73,7 +76,7 @@ def run_matches(matches: int = 200, seed: int = 1, replay: bool = False) -> dict
         "state_bytes_max": float(max(sizes)),
         "state_bytes_median": float(statistics.median(sizes)),
         "full_state_bytes_max": float(max(full)),
-        "wall_s": wall,
+        "cpu_s": wall,
         "replay": float(replay),
     }
 
@@ -84,16 +87,166 @@ def report_matches(f: dict[str, float]) -> str:
         f"{' (decisions by replay)' if f.get('replay') else ''}: "
         f"{f['matches_per_second']:,.0f} matches per CPU second, "
         f"{f['declarations_per_second']:,.0f} declarations per second "
-        f"({f['declarations_per_match']:.0f} per match, CPU {f['wall_s']:.2f} s); match state "
+        f"({f['declarations_per_match']:.0f} per match, CPU {f['cpu_s']:.2f} s); match state "
         f"as compact JSON: median {f['state_bytes_median'] / 1024:.1f} KiB, max "
         f"{f['state_bytes_max'] / 1024:.1f} KiB (full form max "
         f"{f['full_state_bytes_max'] / 1024:.1f} KiB)"
     )
 
 
+def run_plain(matches: int = 50, seed: int = 1) -> dict[str, float]:
+    """The figure to compare with other engines: two fixed plain Human teams
+    (``human_sheet``), no house rules, no overtime, every event kept and the state copied for
+    each declaration as the server does. CPU time."""
+    rng = random.Random(seed)
+    sheets = (human_sheet("h"), human_sheet("a"))
+    declarations = 0
+    cpu = 0.0
+    for m in range(matches):
+        t0 = time.process_time()
+        played = play_match(
+            FairDice(b"bench-seed", f"plain-{m}"),
+            rng,
+            house_rules=False,
+            sheets=sheets,
+            overtime=False,
+            keep_events=True,
+            copied=True,
+        )
+        cpu += time.process_time() - t0
+        declarations += played.declarations
+    return {
+        "matches": float(matches),
+        "matches_per_second": matches / cpu,
+        "declarations_per_second": declarations / cpu,
+        "declarations_per_match": declarations / matches,
+        "cpu_s": cpu,
+    }
+
+
+def report_plain(f: dict[str, float]) -> str:
+    return (
+        f"{int(f['matches'])} plain matches (two fixed Human teams, LRB5 without house rules, "
+        f"no overtime, events kept, state copied per declaration): "
+        f"{f['matches_per_second']:,.1f} matches per CPU second, "
+        f"{f['declarations_per_second']:,.0f} declarations per second "
+        f"({f['declarations_per_match']:.0f} per match, CPU {f['cpu_s']:.2f} s)"
+    )
+
+
+def _positions(games: int, declarations: int, seed: int) -> list[MatchState]:
+    """The benchmark's positions (``run``'s): random positions after some random play."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = random_position(rng, house_rules=g % 2 == 0)
+        dice = FairDice(b"bench-seed", f"bench-{g}")
+        for _ in range(4):
+            state = play_random_turns(state, dice, rng, declarations // 4).state
+            out.append(state)
+    return out
+
+
+def run_options(games: int = 20, declarations: int = 200, seed: int = 1) -> dict[str, float]:
+    """``options`` on the benchmark's positions, CPU time per call: one player's squares
+    with their chances (the safest path of any of them is read on demand: its median too);
+    the acting side's players and their actions; and the acting side's every option (each
+    player's squares and targets)."""
+    clock = time.process_time
+    t0 = clock()
+    sum(range(10**6))  # a fixed pure-Python loop: the scale of this machine's CPU right now
+    calibration = clock() - t0
+    one: list[float] = []
+    path: list[float] = []
+    side: list[float] = []
+    every: list[float] = []
+    for state in _positions(games, declarations, seed):
+        for s in ("captain", "rival") if state.house_rules else ("captain",):
+            actor = Actor(state.active, s)
+            t0 = clock()
+            turn = options(state, actor)
+            side.append(clock() - t0)
+            t0 = clock()
+            for pid in turn.players:
+                turn.player(pid)
+            every.append(clock() - t0)
+            for pid in turn.players:
+                t0 = clock()
+                r = reach(state, pid)
+                squares = r.squares if r is not None else {}
+                one.append(clock() - t0)
+                if r is not None and squares:
+                    far = next(reversed(squares))  # the least likely square: a long path
+                    t0 = clock()
+                    r.path(far)
+                    path.append(clock() - t0)
+    return {
+        "players": float(len(one)),
+        "reach_median_us": statistics.median(one) * 1e6,
+        "reach_p90_us": statistics.quantiles(one, n=10)[-1] * 1e6,
+        "path_median_us": statistics.median(path) * 1e6,
+        "side_median_us": statistics.median(side) * 1e6,
+        "every_median_us": statistics.median(every) * 1e6,
+        "every_p90_us": statistics.quantiles(every, n=10)[-1] * 1e6,
+        "calibration_ms": calibration * 1e3,
+    }
+
+
+def report_options(f: dict[str, float]) -> str:
+    return (
+        f"options on {int(f['players'])} players' turns (CPU time): one player's reachable "
+        f"squares with their chances, median {f['reach_median_us']:.0f} us (p90 "
+        f"{f['reach_p90_us']:.0f} us), a safest path read from them {f['path_median_us']:.0f} "
+        f"us; the acting side's players and actions, median {f['side_median_us']:.0f} us; "
+        f"every option of the acting side (each player's squares and targets), median "
+        f"{f['every_median_us']:.0f} us (p90 {f['every_p90_us']:.0f} us); this CPU now: "
+        f"sum(range(10**6)) in {f['calibration_ms']:.0f} ms"
+    )
+
+
+def run_options_matches(matches: int = 10, seed: int = 1) -> dict[str, float]:
+    """Whole matches by a random player picking uniformly among ``options``' list, with the
+    sampler's mixed rosters (``run_matches``); CPU time."""
+    rng = random.Random(seed)
+    declarations = 0
+    cpu = 0.0
+    for m in range(matches):
+        t0 = time.process_time()
+        played = play_match(
+            FairDice(b"bench-seed", f"options-{m}"),
+            rng,
+            house_rules=m % 2 == 0,
+            keep_events=False,
+            by_options=True,
+        )
+        cpu += time.process_time() - t0
+        declarations += played.declarations
+    return {
+        "matches": float(matches),
+        "matches_per_second": matches / cpu,
+        "declarations_per_second": declarations / cpu,
+        "declarations_per_match": declarations / matches,
+        "cpu_s": cpu,
+    }
+
+
+def report_options_matches(f: dict[str, float], sampler: dict[str, float]) -> str:
+    return (
+        f"{int(f['matches'])} whole matches picking uniformly among options' list: "
+        f"{f['matches_per_second']:,.2f} matches per CPU second "
+        f"({f['declarations_per_match']:.0f} declarations per match, "
+        f"{f['declarations_per_second']:,.0f} per second), beside the sampler's "
+        f"{sampler['matches_per_second']:,.0f} matches per CPU second"
+    )
+
+
 def main() -> int:
     print(report(run()))
-    print(report_matches(run_matches()))
+    sampler = run_matches()
+    print(report_matches(sampler))
+    print(report_plain(run_plain()))
+    print(report_options(run_options()))
+    print(report_options_matches(run_options_matches(), sampler))
     return 0
 
 

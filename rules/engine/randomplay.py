@@ -17,6 +17,7 @@ from .dice import Dice
 from .legal import legal, legal_declarations
 from .lineup import can_set_up, los_column, sides_needed, team_complete
 from .match import PlayerSheet, TeamSheet, new_match
+from .options import options
 from .resolve import resolve
 from .ruleset import ruleset_for
 from .skills import implemented
@@ -35,7 +36,9 @@ def random_actor(state: MatchState, rng: random.Random) -> Actor:
     return Actor(state.active, rng.choice(("captain", "rival")) if state.house_rules else "captain")
 
 
-def _choose(state: MatchState, rng: random.Random, *, whole: bool) -> tuple[Actor, Declaration]:
+def _choose(
+    state: MatchState, rng: random.Random, *, whole: bool, by_options: bool = False
+) -> tuple[Actor, Declaration]:
     phase = state.phase
     if phase == "pregame":
         if not state.weather_rolled and rng.random() < 0.25:
@@ -50,6 +53,8 @@ def _choose(state: MatchState, rng: random.Random, *, whole: bool) -> tuple[Acto
         return Actor(state.kicking, "captain"), Declaration(None, "kick", target=NAMES[sq])
     if phase in ("setup", "perfect_defence", "quick_snap"):
         return _random_setup(state, rng)
+    if by_options:
+        return _options_declaration(state, rng)
     if whole:
         return _random_turn_declaration(state, rng)
     actor = random_actor(state, rng)
@@ -102,6 +107,26 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
     if r() < 0.0005 and legal(state, actor, _CONCEDE) is None:
         return actor, _CONCEDE
     return actor, _END_TURN
+
+
+def _options_declaration(state: MatchState, rng: random.Random) -> tuple[Actor, Declaration]:
+    """A declaration picked uniformly among every option ``options`` lists for a side that has
+    not ended (as a bot picks): a Move to any square its player reaches, any target of a
+    block, blitz, foul, pass or hand-off, or the side's own claim_blitz or end_turn."""
+    rs = ruleset_for(state)
+    team = state.active
+    ended = state.teams[team].ended
+    sides = [s for s in rs.sides() if s not in ended] or ["captain"]
+    actor = _ACTORS[team, sides[int(rng.random() * len(sides))]]
+    turn = options(state, actor)
+    each = [turn.player(pid) for pid in turn.players]
+    total = sum(len(po) for po in each) + len(turn.team)
+    i = int(rng.random() * total)
+    for po in each:
+        if i < len(po):
+            return actor, po.declaration(i)
+        i -= len(po)
+    return actor, Declaration(None, turn.team[i]) if turn.team else _END_TURN
 
 
 _CONCEDE = Declaration(None, "concede")
@@ -406,13 +431,15 @@ def play_one(
     replay: bool = False,
     in_place: bool = False,
     keep_events: bool = True,
+    by_options: bool = False,
 ) -> tuple[MatchState, list[Event]]:
     """One random legal declaration, its decisions answered at random from their options:
     inline through a policy, or (``replay``) the server's way, stopping at each decision and
     resolving again with one more answer. Both read the rng and the dice alike. Inline only:
     ``in_place``, the caller drops ``state``, which is changed rather than copied;
-    ``keep_events`` False, the caller drops the events, which are not even made."""
-    actor, decl = _choose(state, rng, whole=whole)
+    ``keep_events`` False, the caller drops the events, which are not even made.
+    ``by_options``: the declaration is picked uniformly among ``options``' list."""
+    actor, decl = _choose(state, rng, whole=whole, by_options=by_options)
     if not replay:
         policy = random_policy(rng)
         if timings is None:  # (untimed: no clock reads)
@@ -491,6 +518,21 @@ def with_random_inducements(
         wandering_apothecaries=rng.choice((0, 0, 1, 2)) if wandering else 0,
         extra_training=rng.choice((0, 0, 1)),
     )
+
+
+def human_sheet(prefix: str) -> TeamSheet:
+    """A plain LRB5 Human team, the same every time: 2 Blitzers, 2 Catchers, a Thrower and 6
+    Linemen with their starting skills, 3 team rerolls and an apothecary (1,000,000 gp less
+    a little); no skill gained, no inducement, all on the captain's side."""
+    from rules import gamedata
+
+    by_id = {q.id: q for q in gamedata.race("human").positions}
+    order = ["blitzer"] * 2 + ["catcher"] * 2 + ["thrower"] + ["lineman"] * 6
+    players = tuple(
+        PlayerSheet(f"{prefix}{n}", n, q.ma, q.st, q.ag, q.av, tuple(q.skills), position=q.id)
+        for n, q in enumerate((by_id[f"human.{o}"] for o in order), start=1)
+    )
+    return TeamSheet(players, rerolls=3, apothecary=True, race="human")
 
 
 def race_sheet(rng: random.Random, race_id: str, prefix: str) -> TeamSheet:
@@ -594,16 +636,25 @@ def play_match(
     keep_events: bool = True,
     timed: bool = False,
     replay: bool = False,
+    sheets: tuple[TeamSheet, TeamSheet] | None = None,
+    overtime: bool = True,
+    copied: bool = False,
+    by_options: bool = False,
 ) -> Played:
     """A whole random legal match from ``new_match`` to the final whistle (random stats, or
-    rosters of the two ``races``). ``keep_events``: collect every event in ``events``;
-    ``timed``: each resolution's time in ``timings``; ``replay``: answer decisions the
-    server's way (stop and resolve again) instead of inline."""
-    if races is None:
+    rosters of the two ``races``, or the two ``sheets``). ``keep_events``: collect every event
+    in ``events``; ``timed``: each resolution's time in ``timings``; ``replay``: answer
+    decisions the server's way (stop and resolve again) instead of inline; ``overtime``: False,
+    a tie at full time is a draw; ``copied``: each declaration resolved on a copy of the state,
+    as the server does (not in place); ``by_options``: declarations picked uniformly among
+    ``options``' list (as a bot picks) instead of by the quick sampler."""
+    if sheets is not None:
+        home, away = sheets
+    elif races is None:
         home, away = random_sheet(rng, "h"), random_sheet(rng, "a")
     else:
         home, away = race_sheet(rng, races[0], "h"), race_sheet(rng, races[1], "a")
-    state = new_match(home, away, house_rules)
+    state = new_match(home, away, house_rules, overtime)
     out = Played(state)
     timings = out.timings if timed else None
     make_events = keep_events or callable(check)
@@ -618,8 +669,9 @@ def play_match(
             timings,
             whole=True,
             replay=replay,
-            in_place=True,  # each state is dropped for the next one
+            in_place=not copied,  # each state is dropped for the next one
             keep_events=make_events,
+            by_options=by_options,
         )
         declarations += 1
         if keep_events:

@@ -10,7 +10,8 @@ from rules.engine import bench
 class Command(BaseCommand):
     help = (
         "Resolve random legal play and whole random matches; print declarations and matches "
-        "per second, the median time and the size of a match state."
+        "per second, the median time and the size of a match state; the plain Human-vs-Human "
+        "figure; the cost of options and whole matches played by picking among them."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -18,6 +19,8 @@ class Command(BaseCommand):
         parser.add_argument("--declarations", type=int, default=200)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--matches", type=int, default=200)
+        parser.add_argument("--plain-matches", type=int, default=50)
+        parser.add_argument("--options-matches", type=int, default=10)
         parser.add_argument(
             "--replay",
             action="store_true",
@@ -27,8 +30,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         figures = bench.run(options["games"], options["declarations"], options["seed"])
         self.stdout.write(bench.report(figures))
+        sampler = bench.run_matches(options["matches"], options["seed"], options["replay"])
+        self.stdout.write(bench.report_matches(sampler))
+        self.stdout.write(bench.report_plain(bench.run_plain(options["plain_matches"])))
         self.stdout.write(
-            bench.report_matches(
-                bench.run_matches(options["matches"], options["seed"], options["replay"])
+            bench.report_options(
+                bench.run_options(options["games"], options["declarations"], options["seed"])
+            )
+        )
+        self.stdout.write(
+            bench.report_options_matches(
+                bench.run_options_matches(options["options_matches"], options["seed"]), sampler
             )
         )
