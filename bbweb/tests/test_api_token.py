@@ -1,4 +1,6 @@
 import hashlib
+from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -59,3 +61,20 @@ def test_the_token_of_a_deactivated_user_opens_nothing(alice: User, client: Clie
     token = make_token(client)
     User.objects.filter(pk=alice.pk).update(is_active=False)
     assert ApiToken.user_for(token) is None
+
+
+def test_last_used_is_written_at_most_once_a_minute(
+    alice: User, client: Client, django_assert_num_queries: Any
+) -> None:
+    token = make_token(client)
+    with django_assert_num_queries(2):  # the token and its user, then last_used_at
+        assert ApiToken.user_for(token) == alice
+    first = ApiToken.objects.get(user=alice).last_used_at
+    assert first is not None
+    with django_assert_num_queries(1):
+        assert ApiToken.user_for(token) == alice
+    assert ApiToken.objects.get(user=alice).last_used_at == first
+    ApiToken.objects.filter(user=alice).update(last_used_at=first - timedelta(seconds=61))
+    with django_assert_num_queries(2):
+        assert ApiToken.user_for(token) == alice
+    assert ApiToken.objects.get(user=alice).last_used_at > first
