@@ -1,13 +1,12 @@
-"""Who may see a match: anybody when it is public, otherwise only its coaches and its GM."""
+"""Who may see a match: anybody when it is public, otherwise only its coaches and its GM
+(``services.may_read``, which the services' writes check under the match's lock too)."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from matches.models import Match
-from matches.services import MatchError, actors_for, is_match_gm
+from matches.services import MatchError, may_read
 
-
-def may_read(match: Match, user: AbstractBaseUser | AnonymousUser) -> bool:
-    return match.is_public or is_match_gm(match, user) or bool(actors_for(match, user))
+__all__ = ["may_read", "readable_match"]
 
 
 def readable_match(match_id: int, user: AbstractBaseUser | AnonymousUser) -> Match:

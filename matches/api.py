@@ -20,7 +20,7 @@ from bbweb.models import ApiToken
 from matches import api_schema, exports, services
 from matches.access import readable_match
 from matches.markup import POST_TEXT_MAX
-from matches.models import Match
+from matches.models import Decision, Match
 from rules.engine import options as turn_options
 from rules.engine.options import PlayerOptions, Target
 
@@ -137,11 +137,17 @@ def _field(body: dict[str, Any], name: str, kind: type | tuple[type, ...], defau
     return value
 
 
-def match_json(match: Match, user: AnyUser) -> dict[str, Any]:
+def match_json(
+    match: Match, user: AnyUser, open_decision: Decision | None = None
+) -> dict[str, Any]:
+    """The match as a client sees it; ``open_decision``, when the caller has it, spares
+    reading the pending decision's row."""
     state = services.load_state(match)
     pending = None
     if state.pending is not None:
-        decision = match.decisions.filter(answered_at__isnull=True).first()
+        decision = open_decision
+        if decision is None or decision.answered_at is not None:
+            decision = match.decisions.filter(answered_at__isnull=True).first()
         pending = {
             "kind": state.pending.kind,
             "to": state.pending.to,
@@ -150,7 +156,6 @@ def match_json(match: Match, user: AnyUser) -> dict[str, Any]:
             "deadline_at": decision.deadline_at if decision else None,
             "events": decision.preview if decision else [],
         }
-    last = match.events.order_by("-number").values_list("number", flat=True).first()
     return {
         "id": match.pk,
         "status": match.status,
@@ -161,19 +166,20 @@ def match_json(match: Match, user: AnyUser) -> dict[str, Any]:
         "you": services.actors_for(match, user),
         "turn_deadline_at": match.turn_deadline_at,
         "dice": {"commitment": match.dice_commitment, "seed": match.revealed_seed},
-        "last_event": last or 0,
+        "last_event": services.last_event_number(match),
         "pending": pending,
         "state": state.to_json(),
     }
 
 
-def _outcome(match_id: int, user: AnyUser, outcome: services.Outcome) -> JsonResponse:
-    match = readable_match(match_id, user)
+def _outcome(user: AnyUser, outcome: services.Outcome) -> JsonResponse:
+    """The answer to a write: the match as the write left it, from the row it locked (which
+    also served the access check)."""
     return JsonResponse(
         {
             "post": outcome.post.number,
             "replayed": outcome.replayed,
-            "match": match_json(match, user),
+            "match": match_json(outcome.post.match, user, outcome.decision),
         },
         status=200 if outcome.replayed else 201,
     )
@@ -234,11 +240,10 @@ def declare(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
             f"A post has at most {POST_TEXT_MAX:,} characters; this one has {len(text):,}.",
         )
     version = _field(body, "version", int, None)
-    readable_match(pk, user)
     outcome = services.declare(
         pk, user, body, side=side, text=text, idempotency_key=key, version=version
-    )  # what is left of the body is the declaration
-    return _outcome(pk, user, outcome)
+    )  # what is left of the body is the declaration; a private match is no_match to others
+    return _outcome(user, outcome)
 
 
 @api_view("POST")
@@ -250,9 +255,8 @@ def decide(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
     choice = body.get("choice")
     if kind is None or not isinstance(choice, str | int | bool):
         raise services.MatchError("malformed", "A decision is {kind, choice}.")
-    readable_match(pk, user)
     outcome = services.answer(pk, user, choice, idempotency_key=key, kind=kind, version=version)
-    return _outcome(pk, user, outcome)
+    return _outcome(user, outcome)
 
 
 def _target_json(t: Target) -> dict[str, Any]:

@@ -35,10 +35,27 @@ def _matches() -> QuerySet[Match]:
     )
 
 
-def _readable(request: HttpRequest, pk: int) -> Match | None:
+def _access_only() -> QuerySet[Match]:
+    """Only what ``may_read`` and the match's version need: the poll asks this every few
+    seconds, and mostly hears that nothing changed."""
+    return Match.objects.select_related("home_team", "away_team").only(
+        "version",
+        "is_public",
+        "gm",
+        "substitutes",
+        "home_team__captain",
+        "home_team__rival",
+        "away_team__captain",
+        "away_team__rival",
+    )
+
+
+def _readable(
+    request: HttpRequest, pk: int, matches: QuerySet[Match] | None = None
+) -> Match | None:
     """The match, or None when this reader must log in first: a private match is read by its
     coaches and its GM only, and does not exist for anybody else."""
-    match = get_object_or_404(_matches(), pk=pk)
+    match = get_object_or_404(_matches() if matches is None else matches, pk=pk)
     if may_read(match, request.user):
         return match
     if not request.user.is_authenticated:
@@ -58,6 +75,10 @@ def _in_match(request: HttpRequest, pk: int) -> Match:
 
 def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
     match.refresh_from_db()
+    return _live_part(request, match, **extra)
+
+
+def _live_part(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
     since = _post_number(request, "since")
     context = {**page.page_context(match, request.user, since=since), **extra}
     return render(request, "matches/detail.html#live", context)
@@ -155,12 +176,12 @@ def thread_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def live(request: HttpRequest, pk: int) -> HttpResponse:
     """Polled every few seconds: 204 while the match's version is the one the page shows."""
-    match = _readable(request, pk)
+    match = _readable(request, pk, _access_only())
     if match is None:
         return HttpResponse(status=403)
     if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
-    return _live(request, match)
+    return _live_part(request, get_object_or_404(_matches(), pk=pk))
 
 
 @login_required

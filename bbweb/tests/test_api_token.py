@@ -1,4 +1,6 @@
 import hashlib
+from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -94,3 +96,21 @@ def test_a_password_change_from_the_account_pages_ends_the_api_token(
     assert response.status_code == 302
     api = Client(headers={"authorization": f"Bearer {token}"})
     assert api.get("/api/matches/1").status_code == 401
+
+
+def test_last_used_is_written_at_most_once_a_minute(
+    alice: User, client: Client, django_assert_num_queries: Any
+) -> None:
+    token = make_token(client)
+    with django_assert_num_queries(2):  # the token and its user, then last_used_at
+        assert ApiToken.user_for(token) == alice
+    first = ApiToken.objects.get(user=alice).last_used_at
+    assert first is not None
+    with django_assert_num_queries(1):
+        assert ApiToken.user_for(token) == alice
+    assert ApiToken.objects.get(user=alice).last_used_at == first
+    ApiToken.objects.filter(user=alice).update(last_used_at=first - timedelta(seconds=61))
+    with django_assert_num_queries(2):
+        assert ApiToken.user_for(token) == alice
+    later = ApiToken.objects.get(user=alice).last_used_at
+    assert later is not None and later > first

@@ -37,7 +37,9 @@ from matches.services.core import (
     chain_is_intact,
     fold,
     is_match_gm,
+    last_event_number,
     load_state,
+    may_read,
 )
 from matches.services.deadlines import (
     SweepReport,
@@ -117,8 +119,10 @@ __all__ = [
     "generate_round_robin",
     "is_match_gm",
     "join_league",
+    "last_event_number",
     "load_state",
     "lock_match",
+    "may_read",
     "may_schedule",
     "may_schedule_any",
     "mvp_eligible",

@@ -75,6 +75,21 @@ def is_match_gm(match: Match, user: AnyUser) -> bool:
     return user.is_authenticated and user.pk == match.gm_id
 
 
+def may_read(match: Match, user: AnyUser) -> bool:
+    """Anybody reads a public match; a private one only its coaches and its GM."""
+    return match.is_public or is_match_gm(match, user) or bool(actors_for(match, user))
+
+
+def last_event_number(match: Match) -> int:
+    """The number of the match's last event (0 before the first): the heads a write moved on,
+    when there are some."""
+    heads: _Heads | None = getattr(match, "_heads", None)
+    if heads is not None:
+        return heads.event
+    last = match.events.order_by("-number").values_list("number", flat=True).first()
+    return last or 0
+
+
 def load_state(match: Match) -> MatchState:
     return MatchState.from_json(match.state)
 
@@ -116,16 +131,29 @@ def chain_is_intact(match: Match) -> bool:
 
 
 def _locked(match_id: int) -> Match:
+    """The match row FOR UPDATE, with what it holds noted so that ``_touch`` writes only what
+    changed."""
     # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
     # league, and locking the teams too would make a team's matches wait for each other.
+    # The heads of the thread and the chain (``_heads``) are read by a statement of their
+    # own: in this one, subqueries would see the snapshot taken before waiting for the lock,
+    # and miss what the transaction that held it wrote.
     try:
-        return (
+        match = (
             Match.objects.select_for_update(of=("self",))
             .select_related("home_team", "away_team", "league")
             .get(pk=match_id)
         )
     except Match.DoesNotExist:
         raise MatchError("no_match", "There is no such match.") from None
+    match._loaded = buffer._values(match)  # type: ignore[attr-defined]
+    return match
+
+
+def _require_readable(match: Match, user: AnyUser) -> None:
+    """A private match does not exist for those who may not read it (see ``may_read``)."""
+    if not may_read(match, user):
+        raise MatchError("no_match", "There is no such match.")
 
 
 def _locked_unless_busy(match_id: int) -> Match | None:
@@ -149,6 +177,7 @@ def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
     post = Post.objects.filter(match=match, author_id=user.pk, idempotency_key=key).first()
     if post is None:
         return None
+    post.match = match
     return Outcome(post, match.decisions.filter(answered_at__isnull=True).first(), True)
 
 
@@ -174,12 +203,27 @@ def _refuse_if_illegal(problem: IllegalAction | None) -> None:
 
 
 def _touch(match: Match) -> None:
+    """The match's changes saved with a new version: only the fields that changed, when the
+    match was read by ``_locked`` (a field is assigned anew when it changes, as the sweep's
+    batch also counts on)."""
     match.version += 1
     writes = buffer.current()
     if writes is not None:
         writes.touched = True
-    else:
+        return
+    loaded: dict[str, Any] | None = getattr(match, "_loaded", None)
+    if loaded is None:
         match.save()
+        return
+    values = buffer._values(match)
+    match.save(
+        update_fields=[
+            name
+            for name, value in values.items()
+            if value is not loaded[name] and value != loaded[name]
+        ]
+    )
+    match._loaded = values  # type: ignore[attr-defined]
 
 
 def _insert[Row: models.Model](row: Row) -> Row:

@@ -33,6 +33,7 @@ from matches.services.core import (
     _new_post,
     _refuse_if_illegal,
     _require_in_play,
+    _require_readable,
     _require_version,
     _touch,
     actors_for,
@@ -75,6 +76,7 @@ def declare(
     ``version``, only if the match is still at that version."""
     with transaction.atomic():
         match = _locked(match_id)
+        _require_readable(match, user)
         replay = _already_done(match, user, idempotency_key)
         if replay is not None:
             return replay
@@ -116,6 +118,7 @@ def answer(
     ``version``, only if that is the decision awaited and the match is at that version."""
     with transaction.atomic():
         match = _locked(match_id)
+        _require_readable(match, user)
         replay = _already_done(match, user, idempotency_key)
         if replay is not None:
             return replay

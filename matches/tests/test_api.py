@@ -3,6 +3,7 @@ away team, gm referees; eve coaches nobody."""
 
 import itertools
 import json
+import random
 from typing import Any
 
 import pytest
@@ -189,6 +190,43 @@ def test_a_declaration_sets_up_a_side_and_a_stale_version_is_refused(match: Matc
     assert done.status_code == 201, done.json()
     assert done.json()["match"]["version"] == match.version + 1
     assert done.json()["match"]["state"]["players"][f"{prefix}1"]["at"] == placements[f"{prefix}1"]
+
+
+def test_a_private_match_refuses_an_outsiders_writes_as_if_it_did_not_exist(match: Match) -> None:
+    Match.objects.filter(pk=match.pk).update(is_public=False)
+    eve = token_client("eve")
+    decision = {"kind": "kick_or_receive", "choice": "kick", "idempotency_key": "k"}
+    for view, body in (
+        ("decide", decision),
+        ("decide", {**decision, "version": 0}),
+        ("declare", {"player": None, "action": "end_turn"}),
+        ("declare", {"action": "dance"}),
+    ):
+        response = post(eve, view, match, body)
+        assert response.status_code == 404, (view, body)
+        assert response.json() == {"error": "no_match", "message": "There is no such match."}
+    assert unchanged(match)
+    response = post(token_client(toss_winner(match)), "decide", match, decision)
+    assert response.status_code == 201
+
+
+def test_the_answer_to_a_write_is_the_match_as_it_is_then_read(match: Match) -> None:
+    winner = token_client(toss_winner(match))
+    body = {"kind": "kick_or_receive", "choice": "receive", "idempotency_key": "toss"}
+    written = post(winner, "decide", match, body).json()["match"]
+    assert written == winner.get(reverse("api:match", args=[match.pk])).json()
+    assert post(winner, "decide", match, body).json()["match"] == written
+    rng = random.Random(4)
+    match.refresh_from_db()
+    while not match.state.get("pending"):  # until a declaration opens a decision
+        coach, declaration, side = autoplay.next_declaration(match, rng)
+        client = token_client(coach.username)
+        response = post(client, "declare", match, {**declaration, "side": side})
+        assert response.status_code == 201, response.json()
+        written = response.json()["match"]
+        assert written == client.get(reverse("api:match", args=[match.pk])).json()
+        match.refresh_from_db()
+    assert written["pending"]["deadline_at"]
 
 
 def test_malformed_requests_are_400s_and_change_nothing(match: Match) -> None:

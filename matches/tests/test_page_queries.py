@@ -1,5 +1,6 @@
 """The match page's database queries do not grow with the thread (no query per post)."""
 
+import json
 import random
 
 import pytest
@@ -9,6 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from bbweb.models import ApiToken
 from matches import autoplay, services
 from matches.models import Match
 
@@ -113,3 +115,57 @@ def test_a_post_not_yet_cached_costs_one_query_however_many_there_are(client: Cl
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         assert len(queries) == cached + 1, new_posts
+
+
+def test_a_declaration_through_the_api_reads_the_match_once() -> None:
+    """The token (its last use is written once a minute), then one transaction: the match
+    locked, the heads of its thread and chain, the post, its events, the match saved; the
+    answer is built from the locked row."""
+    match = autoplay.demo_match()
+    rng = random.Random(3)
+    tokens = {coach.pk: ApiToken.issue(coach) for coach in autoplay.coaches(match).values()}
+    client = Client()
+    declared = plain = 0
+    while declared < 8:
+        match.refresh_from_db()
+        if match.state.get("pending") is not None:
+            autoplay.step(match.pk, rng)
+            continue
+        coach, declaration, side = autoplay.next_declaration(match, rng)
+        headers = {"authorization": f"Bearer {tokens[coach.pk]}"}
+        client.get(reverse("api:match", args=[match.pk]), headers=headers)  # last use written
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(
+                reverse("api:declare", args=[match.pk]),
+                json.dumps({**declaration, "side": side}),
+                content_type="application/json",
+                headers=headers,
+            )
+        assert response.status_code == 201, response.json()
+        sql = [q["sql"] for q in captured.captured_queries]
+        assert sum('"matches_match"' in q for q in sql) == 2  # locked, then saved
+        if not any('"matches_vacation"' in q or '"matches_decision"' in q for q in sql):
+            # Neither a new turn's clock nor a question opened: the bare declaration.
+            outbox = sum('"bbweb_outboxmessage"' in q for q in sql)  # a task queued, sent
+            assert len(sql) <= 8 + outbox, [q[:60] for q in sql]
+            plain += 1
+        declared += 1
+    assert plain >= 3
+
+
+@pytest.mark.parametrize("is_public", [True, False])
+def test_a_poll_of_an_unchanged_match_reads_only_what_the_access_check_needs(
+    client: Client, is_public: bool
+) -> None:
+    match = autoplay.demo_match()
+    Match.objects.filter(pk=match.pk).update(is_public=is_public)
+    match.refresh_from_db()
+    client.force_login(User.objects.get(username="bob"))
+    url = reverse("matches:live", args=[match.pk]) + f"?v={match.version}"
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 204
+    sql = [q["sql"] for q in captured.captured_queries]
+    [read] = [q for q in sql if '"matches_match"' in q]
+    assert '"matches_match"."state"' not in read
+    assert '"matches_match"."lineup"' not in read
+    assert len(sql) == (1 if is_public else 3)  # a private match needs the session's user

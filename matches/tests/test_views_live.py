@@ -41,3 +41,14 @@ def test_polling_a_private_match_is_refused_to_outsiders(
     assert clients["anonymous"].get(f"/matches/{match.pk}/live/?v=0").status_code == 403
     assert clients["erin"].get(f"/matches/{match.pk}/live/?v=0").status_code == 404
     assert clients["bob"].get(f"/matches/{match.pk}/live/?v=0").status_code == 200
+
+
+def test_polling_a_private_match_unchanged_answers_its_readers_only(
+    match: Match, clients: dict[str, Client]
+) -> None:
+    Match.objects.filter(pk=match.pk).update(is_public=False)
+    url = f"/matches/{match.pk}/live/?v={match.version}"
+    for role in ("alice", "bob", "carol", "gm"):
+        assert clients[role].get(url).status_code == 204, role
+    assert clients["erin"].get(url).status_code == 404
+    assert clients["anonymous"].get(url).status_code == 403
