@@ -3,6 +3,7 @@ rules/live/README.md's choices), through the live match's write path."""
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 
 from matches.live import game, quick, services
 from matches.live.game import LiveError
@@ -163,9 +164,7 @@ def test_a_small_player_landing_on_another_both_fall_and_are_tested(
     assert live.state["challenge"]["purpose"] == "hold_ball"  # Grimgor had the ball
 
 
-def test_a_small_player_thrown_out_of_the_field_meets_the_crowd(
-    live: LiveMatch, gm: User
-) -> None:
+def test_a_small_player_thrown_out_of_the_field_meets_the_crowd(live: LiveMatch, gm: User) -> None:
     live = _phase(live, gm, "bash")
     services.do_throw_player(live.pk, gm, "h1", "h2", willing=True)
     live = services.do_land(live.pk, gm, "out")
@@ -232,3 +231,43 @@ def test_the_referee_picks_which_winning_attacker_makes_the_injury_tests(
     live = services.do_choose_injurer(live.pk, gm, "a6")
     ch = live.state["challenge"]
     assert (ch["purpose"], ch["injurer"], ch["victim"]) == ("injury", "a6", "h3")
+
+
+# -- the referee's buttons ------------------------------------------------------------------------
+
+
+def test_the_referee_runs_a_bomb_a_throw_and_the_choice_from_the_page(
+    live: LiveMatch, gm: User
+) -> None:
+    client = Client()
+    client.force_login(gm)
+    url = f"/live/{live.pk}/"
+    htmx = {"HX-Request": "true"}
+
+    def act(action: str, data: dict[str, object]) -> str:
+        return client.post(f"{url}act/{action}/", data, headers=htmx).content.decode()
+
+    page = act("ruling", {"player": "h4", "ruling": "bomb"})
+    assert 'data-testid="bomb-h4"' in page and 'data-testid="light-bomb-h4"' in page
+    page = act("light_bomb", {"player": "h4"})
+    assert 'data-testid="throw-bomb"' in page and 'data-testid="blast-form"' in page
+    page = act("throw_bomb", {})
+    assert 'data-testid="throw-bomb"' not in page
+    live = _phase(live, gm, "bash")
+    page = client.get(url).content.decode()
+    assert 'data-testid="throw-player"' in page
+    page = act("blast", {"hit": ["a3"]})
+    assert "+1 against strength only" in page
+    act("throw", {"throw-ref": "rock", "throw-a3": "paper"})  # Grimgor stands
+    page = act("throw_player", {"thrower": "h1", "small": "h2"})
+    assert 'data-testid="flight"' in page
+    page = act("land", {"where": "field"})
+    assert 'data-testid="challenge"' in page
+    act("throw", {"throw-ref": "rock", "throw-h2": "rock"})
+    act("challenge", {"purpose": "bash", "attackers": ["a5", "a6"], "defender": "h3"})
+    page = act("throw", {"throw-a5": "rock", "throw-a6": "rock", "throw-h3": "scissors"})
+    assert 'data-testid="injurer-a6"' in page
+    page = act("injurer", {"player": "a6"})
+    live.refresh_from_db()
+    assert live.state["challenge"]["injurer"] == "a6"
+    assert "makes the injury tests" in page
