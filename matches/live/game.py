@@ -746,7 +746,8 @@ def adjust_level(state: State, pid: object, kind: str, delta: int) -> Events:
     who = _player(state, pid)
     if kind not in {str(k) for k in KINDS} or delta not in (-1, 1):
         raise LiveError("bad_level", _("Adjust one kind of challenge by one."))
-    state["players"][who]["levels"][kind] += delta
+    levels = state["players"][who]["levels"]
+    levels[kind] = levels.get(kind, 0) + delta  # a match started before a kind existed
     return [
         ("level", {"player": who, "kind": kind, "level": state["players"][who]["levels"][kind]})
     ]
