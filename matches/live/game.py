@@ -15,7 +15,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from rules.live import bomb as bombs
 from rules.live import condition as cond
+from rules.live import throwing
 from rules.live.challenge import (
     ChallengeError,
     Decided,
@@ -40,6 +42,7 @@ REGULATION_HALVES = 2
 # Challenges the referee starts; the others (injury, hold_ball, hold_weapon) follow from these.
 STARTED = ("bash", "stride", "kick", "land", "crowd", "red_card")
 DAGGER = "dagger"
+BOMB = "bomb"
 
 
 class LiveError(ValueError):
@@ -71,6 +74,9 @@ def new_state(players: list[dict[str, Any]], home: str, away: str) -> State:
         "challenges": 0,
         "last": None,
         "result": None,
+        "bomb": None,  # a lit bomb: {"bomber": pid, "thrown": bool}
+        "flight": None,  # a thrown small player in the air: {"thrower": pid, "small": pid}
+        "choose": None,  # several attackers won a bash: the referee picks who injures
     }
 
 
@@ -117,6 +123,14 @@ def _idle(state: State) -> None:
     _playing(state)
     if state["challenge"] is not None:
         raise LiveError("challenge_open", _("Finish the challenge under way first."))
+    _nothing_pending(state)
+
+
+def _nothing_pending(state: State) -> None:
+    if state.get("choose"):
+        raise LiveError("choose_injurer", _("Pick the attacker who makes the injury tests first."))
+    if state.get("flight"):
+        raise LiveError("in_flight", _("Say where the thrown small player landed first."))
 
 
 def level(state: State, pid: str, kind: Kind) -> int:
@@ -124,7 +138,7 @@ def level(state: State, pid: str, kind: Kind) -> int:
     if pid == REF:
         return 0
     player = state["players"][pid]
-    return int(player["levels"][str(kind)]) + condition(state, pid).modifier
+    return int(player["levels"].get(str(kind), 0)) + condition(state, pid).modifier
 
 
 # -- the clock: kick-off, phases, rounds, drives, halves ------------------------------------------
@@ -147,6 +161,17 @@ def next_phase(state: State) -> Events:
     _idle(state)
     if state["phase"] == "kickoff":
         raise LiveError("not_in_play", _("Kick off first."))
+    bomb = state.get("bomb")
+    if bomb and state["phase"] == "move" and not bomb["thrown"]:
+        raise LiveError(
+            "bomb_in_hands",
+            _("The bomb was not thrown: it explodes in the bomber's hands. Mark who it hits."),
+        )
+    if bomb and state["phase"] == "bash" and bomb["thrown"]:
+        raise LiveError(
+            "bomb_explodes",
+            _("The bomb explodes at the end of the bash phase: mark who it hits first."),
+        )
     index = PHASES.index(state["phase"])
     if index < len(PHASES) - 1:
         state["phase"] = PHASES[index + 1]
@@ -169,6 +194,12 @@ def _end_drive(state: State, events: Events) -> None:
     state["ball"] = {"carrier": None, "out": False}
     state["phase"] = "kickoff"
     state["round"] = 0
+    state["bomb"] = None
+    for pid, player in state["players"].items():
+        # The bomber takes a new bomb at the start of the next drive.
+        if player.get("bomber") and player.get("weapon") != BOMB and not condition(state, pid).out:
+            player["weapon"] = BOMB
+            events.append(("weapon", {"player": pid, "weapon": BOMB}))
 
 
 def touchdown(state: State, pid: object) -> Events:
@@ -215,6 +246,7 @@ def finish(state: State) -> Events:
     state["result"] = {"winner": winner, "score": dict(score), "casualties": casualties}
     state["challenge"] = None
     state["queue"] = []
+    state.update(bomb=None, flight=None, choose=None)
     return [("finished", dict(state["result"]))]
 
 
@@ -250,11 +282,16 @@ def ruling(state: State, action: str, pid: object) -> Events:
                 raise LiveError("no_hands", _("A player with No Hands never carries the ball."))
             state["ball"] = {"carrier": who, "out": False}
             events.append(("ball_carrier", {"player": who}))
-        elif action == "dagger":
-            # The poisoned dagger is given or taken away (the seed's weapons list).
-            armed = state["players"][who].get("weapon") == DAGGER
-            state["players"][who]["weapon"] = "" if armed else DAGGER
-            events.append(("weapon", {"player": who, "weapon": "" if armed else DAGGER}))
+        elif action in (DAGGER, BOMB):
+            # A weapon is given or taken away (the seed's weapons list); one at a time. A
+            # bomber keeps getting a new bomb at each drive until the bomb is taken away.
+            player = state["players"][who]
+            armed = player.get("weapon") == action
+            if action == BOMB and state.get("bomb") and state["bomb"]["bomber"] == who:
+                raise LiveError("bomb_lit", _("The bomb is lit already."))
+            player["weapon"] = "" if armed else action
+            player["bomber"] = action == BOMB and not armed
+            events.append(("weapon", {"player": who, "weapon": player["weapon"]}))
         elif action == "drop_ball":
             if state["ball"]["carrier"] != who:
                 raise LiveError("not_carrier", _("That player does not hold the ball."))
@@ -369,18 +406,31 @@ def _levels(state: State, ch: dict[str, Any]) -> dict[str, int]:
         return own
     if ch["purpose"] in ("hold_ball", "hold_weapon", "land"):
         return {REF: 0, target: level(state, target, Kind(ch["purpose"]))}
+    if ch["purpose"] == "blast":
+        # The bomb bashes at +1; the victim defends with his strength only, no skill.
+        return {REF: bombs.BLAST_LEVEL, target: level(state, target, Kind.BLAST)}
+    if ch["purpose"] == "throw_player":
+        # An unwilling small player on the ground or stunned resists as one who dodges.
+        thrower = ch["attackers"][0]
+        c = condition(state, target)
+        resist = c.modifier if c.must_dodge else level(state, target, Kind.DODGE)
+        return {thrower: level(state, thrower, Kind.BASH), target: resist}
     return {}
 
 
 def _injury(
-    injurer: str, victim: str, damage: int = 0, tie_to: str | None = None
+    injurer: str, victim: str, damage: int = 0, tie_to: str | None = None, bonus: int = 0
 ) -> dict[str, Any]:
     """The injury test: levelless, the attacker must win; repeated while he wins. ``tie_to``:
-    the poisoned dagger wins the first test even on a tie."""
+    the poisoned dagger wins the first test even on a tie. ``bonus`` (the bomb's +2, or +1 on
+    one already on the ground): the test becomes a challenge with levels, the injurer at the
+    bonus against 0 (a levelless test has no bonuses; README.md)."""
     return {
         "tie_to": tie_to,
+        "bonus": bonus,
+        "levels": {injurer: bonus, victim: 0},
         "purpose": "injury",
-        "kind": "levelless",
+        "kind": "levels" if bonus else "levelless",
         "attackers": [injurer],
         "defender": victim,
         "injurer": injurer,
@@ -409,7 +459,7 @@ def _open(state: State, ch: dict[str, Any], phones: bool, events: Events) -> Non
     ch["n"] = state["challenges"]
     ch["phones"] = phones
     ch["hidden"] = {}
-    if ch["purpose"] in ("hold_ball", "hold_weapon"):
+    if ch["purpose"] in ("hold_ball", "hold_weapon", "land", "blast", "throw_player"):
         # Counted when it starts: an injury from the tests just before already weighs -1.
         ch["levels"] = _levels(state, ch)
     state["challenge"] = ch
@@ -553,12 +603,17 @@ def _add_item(state: State, ch: dict[str, Any], item: dict[str, str]) -> Events:
     state["last"] = {**ch, "result": {a: o.winner for a, o in decided.items()}}
     state["challenge"] = None
     _consequences(state, ch, decided, events)
-    while state["challenge"] is None and state["queue"]:
+    _run_queue(state, ch["phones"], events)
+    return events
+
+
+def _run_queue(state: State, phones: bool, events: Events) -> None:
+    """Open the next follow-up, unless the referee has a choice to make first."""
+    while state["challenge"] is None and state["queue"] and not state.get("choose"):
         follow = state["queue"].pop(0)
         # The ball may have left the carrier meanwhile (carried off after his injury tests).
         if follow["purpose"] != "hold_ball" or state["ball"]["carrier"] == follow["defender"]:
-            _open(state, follow, ch["phones"], events)
-    return events
+            _open(state, follow, phones, events)
 
 
 def _knock_down(state: State, pid: str, events: Events) -> None:
@@ -578,11 +633,15 @@ def _consequences(
                 if out.winner == target:
                     _knock_down(state, attacker, events)
                     follow.append(_injury(target, attacker, tie_to=_dagger(state, target)))
-        if winners:
-            # When several attackers win they choose who tries to injure: the referee's
-            # first pick among them (the order he named the attackers in).
+        if len(winners) == 1:
             _knock_down(state, target, events)
             follow.insert(0, _injury(winners[0], target, tie_to=_dagger(state, winners[0])))
+        elif winners:
+            # Several attackers won: they choose who tries to injure (the seed), the referee
+            # enters it (choose_injurer) before anything else follows.
+            _knock_down(state, target, events)
+            state["choose"] = {"winners": winners, "victim": target, "phones": ch["phones"]}
+            events.append(("choose_injurer", {"n": ch["n"], "winners": winners}))
         if carrier in participants(ch) and condition(state, carrier).down:
             follow.append(_hold(carrier))
     elif purpose == "stride":
@@ -603,6 +662,24 @@ def _consequences(
             # Not on his feet: he falls and the damage test follows, without modifiers.
             _knock_down(state, target, events)
             follow.append(_injury(REF, target))
+            if carrier == target:
+                follow.append(_hold(target))
+        else:
+            c = condition(state, target)
+            if c.down and not c.stunned and c.damage < cond.Damage.SERIOUSLY_INJURED:
+                _set(state, target, cond.stand_up(c), events, "landed")
+    elif purpose == "blast":
+        if decided[REF].winner == REF:
+            # Blown over: stunned, and the injury tests at +2.
+            _knock_down(state, target, events)
+            follow.append(_injury(REF, target, bonus=bombs.BLAST_INJURY_BONUS))
+            if carrier == target:
+                follow.append(_hold(target))
+    elif purpose == "throw_player":
+        thrower = ch["attackers"][0]
+        if decided[thrower].winner == thrower:
+            state["flight"] = {"thrower": thrower, "small": target}
+            events.append(("thrown", {"thrower": thrower, "player": target}))
     elif purpose == "red_card":
         if decided[REF].winner == REF:
             _set(
@@ -628,7 +705,7 @@ def _injury_test(
         before = condition(state, victim).damage
         dead_now = damage >= 3 or (before == cond.Damage.CRITICALLY_INJURED and damage >= 2)
         if not dead_now:
-            again = _injury(injurer, victim, damage)
+            again = _injury(injurer, victim, damage, bonus=ch.get("bonus", 0))
             if ch["purpose"] == "crowd":
                 again.update(purpose="crowd", attackers=[REF])
             return [again]
@@ -669,7 +746,214 @@ def adjust_level(state: State, pid: object, kind: str, delta: int) -> Events:
     who = _player(state, pid)
     if kind not in {str(k) for k in KINDS} or delta not in (-1, 1):
         raise LiveError("bad_level", _("Adjust one kind of challenge by one."))
-    state["players"][who]["levels"][kind] += delta
+    levels = state["players"][who]["levels"]
+    levels[kind] = levels.get(kind, 0) + delta  # a match started before a kind existed
     return [
         ("level", {"player": who, "kind": kind, "level": state["players"][who]["levels"][kind]})
     ]
+
+
+# -- the choice of the injurer, the bomb, throwing a small player ---------------------------------
+
+
+def choose_injurer(state: State, pid: object) -> Events:
+    """Several attackers won a bash: the one they choose makes the injury tests."""
+    _playing(state)
+    choose = state.get("choose")
+    if not choose:
+        raise LiveError("no_choice", _("No attackers wait for a choice."))
+    if pid not in choose["winners"]:
+        raise LiveError("not_a_winner", _("Pick one of the attackers who won."))
+    who = str(pid)
+    state["choose"] = None
+    events: Events = [("injurer", {"player": who, "victim": choose["victim"]})]
+    state["queue"].insert(0, _injury(who, choose["victim"], tie_to=_dagger(state, who)))
+    _run_queue(state, choose["phones"], events)
+    return events
+
+
+_BOMB_REFUSED = {
+    "not_move_phase": lambda: _("The bomb is lit in the move phase."),
+    "out": lambda: _("That player is off the field."),
+    "cannot_light": lambda: _("A stunned player or one on the ground cannot light a bomb."),
+    "cannot_use_weapon": lambda: _("A seriously injured player cannot use a weapon."),
+    "carries_ball": lambda: _("The ball carrier cannot use a secret weapon."),
+}
+
+
+def light_bomb(state: State, pid: object) -> Events:
+    """The bomber spends the move phase standing still, lighting his bomb."""
+    _idle(state)
+    who = _player(state, pid)
+    if state["players"][who].get("weapon") != BOMB:
+        raise LiveError("no_bomb", _("That player has no bomb."))
+    if state.get("bomb"):
+        raise LiveError("bomb_lit", _("A bomb is lit already."))
+    try:
+        bombs.check_light(
+            condition(state, who),
+            phase=state["phase"],
+            carries_ball=state["ball"]["carrier"] == who,
+        )
+    except bombs.BombRefused as refused:
+        raise LiveError(refused.code, _BOMB_REFUSED[refused.code]()) from None
+    state["bomb"] = {"bomber": who, "thrown": False}
+    return [("bomb_lit", {"player": who})]
+
+
+def throw_bomb(state: State) -> Events:
+    """The bomber throws the lit bomb in the move phase (others may throw it on: the referee
+    follows it with his eyes; it explodes where it lies at the end of the bash phase)."""
+    _idle(state)
+    bomb = state.get("bomb")
+    if not bomb or bomb["thrown"]:
+        raise LiveError("no_bomb", _("No lit bomb waits to be thrown."))
+    if state["phase"] != "move":
+        raise LiveError("not_move_phase", _("The bomb is thrown in the move phase."))
+    bomb["thrown"] = True
+    state["players"][bomb["bomber"]]["weapon"] = ""
+    return [("bomb_thrown", {"player": bomb["bomber"]})]
+
+
+def blast(state: State, victims: list[str]) -> Events:
+    """The bomb explodes: the referee stands where it lies and names every player he reaches.
+    Thrown, it explodes at the end of the bash phase; not thrown, in the bomber's hands (he is
+    in the blast). Each player standing is bashed by the bomb (+1 against his strength), each
+    one on the ground takes the injury tests at once (+1)."""
+    _idle(state)
+    bomb = state.get("bomb")
+    if not bomb:
+        raise LiveError("no_bomb", _("No bomb is lit."))
+    if bomb["thrown"] and state["phase"] != "bash":
+        raise LiveError("not_yet", _("A thrown bomb explodes at the end of the bash phase."))
+    hit = list(dict.fromkeys(_player(state, pid) for pid in victims))
+    if not bomb["thrown"]:
+        state["players"][bomb["bomber"]]["weapon"] = ""
+        if bomb["bomber"] not in hit:
+            hit.insert(0, bomb["bomber"])
+    state["bomb"] = None
+    events: Events = [("blast", {"players": hit, "in_hands": not bomb["thrown"]})]
+    for pid in hit:
+        effect = bombs.blast_on(condition(state, pid))
+        if effect is None:
+            continue
+        if effect.kind == "injury":
+            _knock_down(state, pid, events)
+            state["queue"].append(_injury(REF, pid, bonus=effect.injury_bonus))
+        else:
+            state["queue"].append(
+                {
+                    "purpose": "blast",
+                    "kind": "levels",
+                    "attackers": [REF],
+                    "defender": pid,
+                    "dodging": False,
+                    "throws": [],
+                    "damage": 0,
+                }
+            )
+    _run_queue(state, False, events)
+    return events
+
+
+_THROW_REFUSED = {
+    "not_big": lambda: _("Only a big player (Throw Team-Mate) throws a small player."),
+    "not_small": lambda: _("Only a small player (Right Stuff) is thrown."),
+    "thrower_cannot": lambda: _("A stunned player or one on the ground cannot throw anyone."),
+    "out": lambda: _("That player is off the field."),
+    "unwilling": lambda: _(
+        "A small player on his feet who does not want to be thrown is not thrown."
+    ),
+}
+
+
+def throw_player(
+    state: State, thrower: object, small: object, *, willing: bool, phones: bool = False
+) -> Events:
+    """Instead of bashing, a big player throws a small team-mate he reaches: at once if the
+    small one is willing; a stunned or fallen one who is not, only by winning a challenge."""
+    _idle(state)
+    big, tiny = _player(state, thrower), _player(state, small)
+    if state["phase"] != "bash":
+        raise LiveError("not_bash_phase", _("A small player is thrown instead of a bash."))
+    if big == tiny or state["players"][big]["team"] != state["players"][tiny]["team"]:
+        raise LiveError("not_team_mates", _("A big player throws a small team-mate."))
+    try:
+        challenge = throwing.needs_challenge(
+            condition(state, big),
+            condition(state, tiny),
+            willing=willing,
+            thrower_skills=state["players"][big].get("skills", []),
+            small_skills=state["players"][tiny].get("skills", []),
+        )
+    except throwing.ThrowRefused as refused:
+        raise LiveError(refused.code, _THROW_REFUSED[refused.code]()) from None
+    events: Events = []
+    if challenge:
+        ch = {
+            "purpose": "throw_player",
+            "kind": "levels",
+            "attackers": [big],
+            "defender": tiny,
+            "dodging": False,
+            "throws": [],
+            "damage": 0,
+        }
+        _open(state, ch, phones, events)
+        return events
+    state["flight"] = {"thrower": big, "small": tiny}
+    return [("thrown", {"thrower": big, "player": tiny})]
+
+
+def land(state: State, where: str, on: object = None, *, phones: bool = False) -> Events:
+    """Where the thrown small player came down: an empty spot (the landing challenge against
+    the referee, agility), on a player (both fall, both take the injury tests without
+    modifiers) or out of the field (the crowd beats him)."""
+    _playing(state)
+    flight = state.get("flight")
+    if not flight or state["challenge"] is not None:
+        raise LiveError("not_flying", _("No small player is in the air."))
+    if where not in set(throwing.Landing):
+        raise LiveError("bad_landing", _("He lands on an empty spot, on a player or out."))
+    small = flight["small"]
+    events: Events = [("landing", {"player": small, "where": where})]
+    if where == throwing.Landing.PLAYER:
+        other = _player(state, on)
+        if other == small or condition(state, other).out:
+            raise LiveError("bad_players", _("Pick the player he landed on."))
+        events[0][1]["on"] = other
+        for pid in (small, other):
+            _knock_down(state, pid, events)
+            state["queue"].append(_injury(REF, pid))
+        carrier = state["ball"]["carrier"]
+        if carrier in (small, other):
+            state["queue"].append(_hold(carrier))
+    elif where == throwing.Landing.OUT:
+        state["queue"].append(
+            {
+                "purpose": "crowd",
+                "kind": "levelless",
+                "attackers": [REF],
+                "defender": small,
+                "victim": small,
+                "injurer": REF,
+                "dodging": False,
+                "throws": [],
+                "damage": 0,
+            }
+        )
+    else:
+        state["queue"].append(
+            {
+                "purpose": "land",
+                "kind": "levels",
+                "attackers": [REF],
+                "defender": small,
+                "dodging": False,
+                "throws": [],
+                "damage": 0,
+            }
+        )
+    state["flight"] = None
+    _run_queue(state, phones, events)
+    return events

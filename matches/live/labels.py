@@ -38,6 +38,8 @@ PURPOSES = {
     "hold_ball": gettext_lazy("Holding the ball"),
     "hold_weapon": gettext_lazy("Holding the weapon"),
     "land": gettext_lazy("A thrown small player lands"),
+    "blast": gettext_lazy("The bomb's blast (+1 against strength only)"),
+    "throw_player": gettext_lazy("Throwing an unwilling small player"),
 }
 KINDS = {
     "bash": gettext_lazy("bash"),
@@ -47,6 +49,7 @@ KINDS = {
     "hold_ball": gettext_lazy("hold the ball"),
     "hold_weapon": gettext_lazy("hold a weapon"),
     "land": gettext_lazy("land"),
+    "blast": gettext_lazy("withstand a bomb"),
 }
 THROWS = {
     "rock": gettext_lazy("Rock"),
@@ -63,6 +66,12 @@ RULINGS = {
     "give_ball": gettext_lazy("Has the ball"),
     "drop_ball": gettext_lazy("Drops the ball"),
     "dagger": gettext_lazy("Poisoned dagger (give or take)"),
+    "bomb": gettext_lazy("Bomb (give or take)"),
+}
+LANDINGS = {
+    "field": gettext_lazy("On an empty spot"),
+    "player": gettext_lazy("On a player"),
+    "out": gettext_lazy("Out of the field"),
 }
 SIDES = {"home": gettext_lazy("home"), "away": gettext_lazy("away")}
 
@@ -141,11 +150,35 @@ def describe(event_type: str, data: dict[str, Any], state: dict[str, Any]) -> st
             "victim": name(state, data["victim"]),
         }
     if event_type == "weapon":
+        if data["weapon"] == "bomb":
+            return _("%(who)s carries a bomb") % {"who": who}
         if data["weapon"]:
             return _("%(who)s carries a poisoned dagger") % {"who": who}
         return _("%(who)s has no weapon") % {"who": who}
     if event_type == "weapon_dropped":
         return _("%(who)s drops his weapon") % {"who": who}
+    if event_type == "bomb_lit":
+        return _("%(who)s lights a bomb") % {"who": who}
+    if event_type == "bomb_thrown":
+        return _("%(who)s throws the bomb") % {"who": who}
+    if event_type == "blast":
+        hit = ", ".join(name(state, p) for p in data["players"]) or _("nobody")
+        if data["in_hands"]:
+            return _("The bomb explodes in the bomber's hands: %(hit)s") % {"hit": hit}
+        return _("The bomb explodes: %(hit)s") % {"hit": hit}
+    if event_type == "choose_injurer":
+        return _("Several attackers won challenge %(n)s: they choose who injures") % data
+    if event_type == "injurer":
+        return _("%(who)s makes the injury tests") % {"who": who}
+    if event_type == "thrown":
+        return _("%(thrower)s throws %(who)s") % {
+            "thrower": name(state, data["thrower"]),
+            "who": who,
+        }
+    if event_type == "landing":
+        if "on" in data:
+            return _("%(who)s lands on %(other)s") % {"who": who, "other": name(state, data["on"])}
+        return _("%(who)s lands: %(where)s") % {"who": who, "where": LANDINGS[data["where"]]}
     if event_type == "cancelled":
         return _("Challenge %(n)s called off") % data
     if event_type == "level":

@@ -214,6 +214,46 @@ def do_cancel_challenge(match_id: int, user: AnyUser, key: str = "") -> LiveMatc
     return _change(match_id, key, game.cancel_challenge, user=user)
 
 
+def do_choose_injurer(match_id: int, user: AnyUser, player: str, key: str = "") -> LiveMatch:
+    return _change(match_id, key, lambda s: game.choose_injurer(s, player), user=user)
+
+
+def do_light_bomb(match_id: int, user: AnyUser, player: str, key: str = "") -> LiveMatch:
+    return _change(match_id, key, lambda s: game.light_bomb(s, player), user=user)
+
+
+def do_throw_bomb(match_id: int, user: AnyUser, key: str = "") -> LiveMatch:
+    return _change(match_id, key, game.throw_bomb, user=user)
+
+
+def do_blast(match_id: int, user: AnyUser, victims: list[str], key: str = "") -> LiveMatch:
+    return _change(match_id, key, lambda s: game.blast(s, victims), user=user)
+
+
+def do_throw_player(
+    match_id: int,
+    user: AnyUser,
+    thrower: str,
+    small: str,
+    *,
+    willing: bool,
+    phones: bool = False,
+    key: str = "",
+) -> LiveMatch:
+    return _change(
+        match_id,
+        key,
+        lambda s: game.throw_player(s, thrower, small, willing=willing, phones=phones),
+        user=user,
+    )
+
+
+def do_land(
+    match_id: int, user: AnyUser, where: str, on: str | None = None, key: str = ""
+) -> LiveMatch:
+    return _change(match_id, key, lambda s: game.land(s, where, on), user=user)
+
+
 def player_of(state: game.State, token: str) -> str | None:
     for pid, player in state["players"].items():
         if secrets.compare_digest(player["token"], token):

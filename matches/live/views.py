@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from matches.live import game, labels, quick, services
 from matches.live.game import LiveError
 from matches.live.models import LiveMatch
+from rules.live import throwing
 from rules.live.levels import KINDS
 from teams.models import League, Team
 
@@ -91,8 +92,11 @@ def _player_rows(state: game.State, side: str, phones_url: str) -> list[dict[str
                 "out": labels.OUT.get(c.out, ""),
                 "carrier": state["ball"]["carrier"] == pid,
                 "dagger": player.get("weapon") == game.DAGGER,
+                "bomb": player.get("weapon") == game.BOMB,
+                "big": throwing.is_big(player.get("skills", [])),
+                "small": throwing.is_small(player.get("skills", [])),
                 "levels": [
-                    (str(kind), labels.KINDS[str(kind)], player["levels"][str(kind)])
+                    (str(kind), labels.KINDS[str(kind)], player["levels"].get(str(kind), 0))
                     for kind in KINDS
                 ],
                 "modifier": c.modifier,
@@ -205,6 +209,40 @@ def _context(request: HttpRequest, match: LiveMatch) -> dict[str, Any]:
         "purposes": [(p, labels.PURPOSES[p]) for p in game.STARTED],
         "throws": list(labels.THROWS.items()),
         "rulings": list(labels.RULINGS.items()),
+        "landings": list(labels.LANDINGS.items()),
+        "bomb": _bomb_view(state),
+        "flight": _flight_view(state),
+        "choose": [
+            (pid, labels.name(state, pid)) for pid in (state.get("choose") or {}).get("winners", [])
+        ],
+        "big": [
+            (pid, labels.name(state, pid))
+            for pid, p in state["players"].items()
+            if throwing.is_big(p.get("skills", [])) and not game.condition(state, pid).out
+        ],
+        "small": [
+            (pid, labels.name(state, pid))
+            for pid, p in state["players"].items()
+            if throwing.is_small(p.get("skills", [])) and not game.condition(state, pid).out
+        ],
+    }
+
+
+def _bomb_view(state: game.State) -> dict[str, Any] | None:
+    bomb = state.get("bomb")
+    if not bomb:
+        return None
+    return {"bomber": labels.name(state, bomb["bomber"]), "thrown": bomb["thrown"]}
+
+
+def _flight_view(state: game.State) -> dict[str, Any] | None:
+    flight = state.get("flight")
+    if not flight:
+        return None
+    return {
+        "thrower": labels.name(state, flight["thrower"]),
+        "small": labels.name(state, flight["small"]),
+        "small_id": flight["small"],
     }
 
 
@@ -254,6 +292,26 @@ ACTIONS = {
         key,
     ),
     "cancel": lambda r, pk, key: services.do_cancel_challenge(pk, r.user, key),
+    "injurer": lambda r, pk, key: services.do_choose_injurer(
+        pk, r.user, r.POST.get("player", ""), key
+    ),
+    "light_bomb": lambda r, pk, key: services.do_light_bomb(
+        pk, r.user, r.POST.get("player", ""), key
+    ),
+    "throw_bomb": lambda r, pk, key: services.do_throw_bomb(pk, r.user, key),
+    "blast": lambda r, pk, key: services.do_blast(pk, r.user, r.POST.getlist("hit"), key),
+    "throw_player": lambda r, pk, key: services.do_throw_player(
+        pk,
+        r.user,
+        r.POST.get("thrower", ""),
+        r.POST.get("small", ""),
+        willing=r.POST.get("unwilling") != "1",
+        phones=r.POST.get("phones") == "1",
+        key=key,
+    ),
+    "land": lambda r, pk, key: services.do_land(
+        pk, r.user, r.POST.get("where", ""), r.POST.get("on") or None, key
+    ),
 }
 
 

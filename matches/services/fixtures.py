@@ -53,6 +53,7 @@ LEAGUE_SETTINGS = (
     "points_win",
     "points_draw",
     "points_loss",
+    "live_matches_count",
 )
 
 

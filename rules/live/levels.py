@@ -16,6 +16,7 @@ class Kind(StrEnum):
     HOLD_BALL = "hold_ball"  # against the referee, when knocked down or stunned with the ball
     HOLD_WEAPON = "hold_weapon"  # against the referee, when injured with a weapon
     LAND = "land"  # a thrown small player landing, against the referee
+    BLAST = "blast"  # caught in a bomb's blast: strength only, no skill defends (seed 002)
 
 
 KINDS = tuple(Kind)
@@ -31,6 +32,7 @@ SKILL_BONUS: dict[Kind, dict[str, int]] = {
     Kind.HOLD_BALL: {"Sure Hands": 2},
     Kind.HOLD_WEAPON: {"Sure Hands": 2},
     Kind.LAND: {"Right Stuff": 1},
+    Kind.BLAST: {},
 }
 
 # The seed: "Tähän haasteeseen saa automaattisesti +1" (holding a weapon when injured).
@@ -50,6 +52,7 @@ def base_levels(st: int, ag: int, skills: Iterable[str]) -> dict[Kind, int]:
         Kind.HOLD_BALL: 0,
         Kind.HOLD_WEAPON: 0,
         Kind.LAND: ag - BASELINE,
+        Kind.BLAST: st - BASELINE,
     }
     return {
         kind: stat[kind]

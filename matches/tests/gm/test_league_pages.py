@@ -1,6 +1,7 @@
 """A GM opens a league, schedules its season and the league page shows fixtures, results,
 standings, leaders and (to its coaches) the audit log."""
 
+import re
 from typing import Any
 
 import pytest
@@ -168,3 +169,25 @@ def test_the_league_list_offers_a_new_league_to_game_masters(gm: User, alice: Us
     assert b"new-league" in _client(gm).get(reverse("gm:leagues")).content
     page = _client(alice).get(reverse("gm:leagues")).content
     assert b"Old League" in page and b"new-league" not in page
+
+
+def test_the_settings_form_says_whether_live_matches_count_in_the_standings(
+    league: League, gm: User
+) -> None:
+    url = reverse("gm:league_edit", args=[league.pk])
+    client = _client(gm)
+
+    def box() -> str:
+        page = client.get(url).content.decode()
+        return re.search(r'<input[^>]*name="live_matches_count"[^>]*>', page)[0]  # type: ignore[index]
+
+    assert "checked" not in box()
+    client.post(url, {**SETTINGS, "name": league.name, "live_matches_count": "on"})
+    league.refresh_from_db()
+    assert league.live_matches_count
+    entry = AuditEntry.objects.filter(league=league, action="league_updated").latest("pk")
+    assert "live_matches_count" in entry.data["changed"]
+    assert "checked" in box()
+    client.post(url, {**SETTINGS, "name": league.name})  # the box unticked
+    league.refresh_from_db()
+    assert not league.live_matches_count

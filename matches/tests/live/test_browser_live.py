@@ -98,6 +98,9 @@ def test_the_referee_runs_a_short_live_match_that_counts_in_the_standings(
         expect(page.get_by_test_id(f"level-{pid}")).to_contain_text("+2")
     expect(page.get_by_test_id("level-h5")).to_contain_text("+0")
     _throws(page, a5="paper", a6="paper", a10="paper", h5="rock")
+    # All three won: they choose who tries to injure, the referee taps him.
+    expect(page.get_by_test_id("choose-injurer")).to_be_visible()
+    page.get_by_test_id("injurer-a5").click()
     expect(page.get_by_test_id("challenge")).to_contain_text("Injury test")
     _throws(page, a5="paper", h5="rock")
     expect(page.get_by_test_id("damage-so-far")).to_contain_text("1 damage level")
