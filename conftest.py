@@ -84,6 +84,19 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, object]) -> dic
     }
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _each_test_process_has_its_own_cache() -> Iterator[None]:
+    """Two test processes share one Redis: its cache would mix their rate-limit counts and
+    their cached fragments of matches that have the same ids in their two databases. Each
+    process caches in its own memory; test_thread_fragments.py tests the Redis cache itself."""
+    from django.test.utils import override_settings
+
+    with override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    ):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _each_test_starts_with_no_throttle_counts() -> Iterator[None]:
     """The rate limits count in the cache, which lives as long as the test process: one

@@ -101,7 +101,9 @@ class SignUpForm(UserCreationForm[User]):
         shape = skeleton(name)
         if shape in {skeleton(r) for r in RESERVED}:
             raise forms.ValidationError(_("This name is reserved; choose another."))
-        taken = User.objects.values_list("username", flat=True).iterator()
+        # A list, not .iterator(): a server-side cursor left half-read by any() would be closed
+        # later, in whatever transaction the connection is in by then.
+        taken = User.objects.values_list("username", flat=True)
         if any(skeleton(existing) == shape for existing in taken):
             raise forms.ValidationError(
                 _("This name looks too much like another coach's; choose another.")

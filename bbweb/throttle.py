@@ -5,12 +5,17 @@ asks. Both answer the seconds to wait (for ``Retry-After``), or None when the at
 The limits, per scope: (attempts, window in seconds)."""
 
 import hashlib
+import logging
 import time
+from collections.abc import Callable
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 LIMITS: dict[str, tuple[int, int]] = {
     "login_user": (5, 15 * 60),  # wrong passwords for one username
@@ -33,6 +38,22 @@ def _wait(started: float, window: int) -> int:
     return max(1, int(started + window - time.time()) + 1)
 
 
+def _open_without_the_cache(count: Callable[[str, str], int | None]) -> Callable[..., int | None]:
+    """An unreachable cache lets the attempt go: a limit is worth less than a site that
+    answers (the sessions and the posts do not need the cache)."""
+
+    def guarded(scope: str, key: str) -> int | None:
+        try:
+            return count(scope, key)
+        except (RedisError, OSError):
+            log.warning("throttle %s: the cache is unreachable; the attempt goes", scope)
+            return None
+
+    guarded.__doc__ = count.__doc__
+    return guarded
+
+
+@_open_without_the_cache
 def blocked(scope: str, key: str) -> int | None:
     limit, window = LIMITS[scope]
     name = _key(scope, key)
@@ -42,6 +63,7 @@ def blocked(scope: str, key: str) -> int | None:
     return _wait(found.get(name + ":start", time.time()), window)
 
 
+@_open_without_the_cache
 def hit(scope: str, key: str) -> int | None:
     """Count one attempt (atomically: cache.incr); the seconds to wait if it is one too
     many, else None."""
