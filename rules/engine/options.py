@@ -10,7 +10,7 @@ Sure Hands, a team reroll), as ``preview`` counts it: standing up (4+ with MA un
 dodge (AG, +1, -1 per opposing tackle zone on the square entered unless Stunty, not for a Titchy
 opponent, Two Heads, Titchy, -1 per Prehensile Tail on the square left, Diving Tackle's -2 when
 it turns a success into a failure, escaping Tentacles), each Leap (AG, Very Long Legs,
-Prehensile Tail), each Going For It (2+, 3+ in a blizzard) and the pick-up of a ball on the
+escaping Tentacles), each Going For It (2+, 3+ in a blizzard) and the pick-up of a ball on the
 way. Activation rolls (Bone-Head, Really Stupid, Wild Animal, Take Root, Blood Lust) and Break
 Tackle are not counted. A safest path has the greatest chance, then the fewest squares.
 
@@ -240,8 +240,10 @@ class _Walk:
         return [c * escape for c in _dodges(self.target, self.base, tails, diving)]
 
     def odd_leap(self, frm: int) -> float:
-        tails, _, escape = self._odd(frm)
-        return _d6(self.target, self.vll - tails) * escape
+        """A Leap takes no Prehensile Tail (LRB5 Leap: no modifiers but Very Long Legs); it
+        still has to escape Tentacles."""
+        _, _, escape = self._odd(frm)
+        return self.leaps[0] * escape
 
     def leave(self, frm: int, to: int, *, leap: bool) -> float:
         """The chance of the roll(s) for going from ``frm`` to ``to`` (a step or a Leap)."""
