@@ -15,6 +15,9 @@ class StandingOrdersForm(forms.ModelForm):  # type: ignore[type-arg]
             "reroll_gfi",
             "approve_rival_rerolls",
             "block_die",
+            "block_reroll",
+            "wrestle",
+            "break_tackle",
             "intercept",
             "intercept_player",
         ]

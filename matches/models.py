@@ -214,6 +214,27 @@ class StandingOrders(models.Model):
         NEVER = "never", _("never intercept")
         ALWAYS = "always", _("always intercept with the named player")
 
+    class BlockReroll(models.TextChoices):
+        ASK = "ask", _("ask me on every block")
+        ASK_WHEN_DOWN = "ask_when_down", _("ask me only when my attacker would go down")
+        WHEN_DOWN = "when_down", _("re-roll when my attacker would go down, else keep the dice")
+        NEVER = "never", _("never re-roll block dice")
+
+    class Wrestle(models.TextChoices):
+        ASK = "ask", _("ask me")
+        ALWAYS = "always", _("always when my player would go down (asked when nobody would)")
+        NEVER = "never", _("never wrestle")
+
+    class BreakTackle(models.TextChoices):
+        ASK = "ask", _("ask me")
+        ALWAYS = "always", _("always when it saves the dodge (the team reroll kept)")
+
+    # The defaults for the decisions a block raises keep a match moving without asking on
+    # every block: the block dice are offered again only when the attacker would go down (the
+    # old rule, when a reroll was only offered then); Wrestle is taken whenever its owner would
+    # otherwise go down (no armour roll, no turnover), which is almost always better; Break
+    # Tackle is used where it saves the dodge, which keeps the team reroll. A coach without
+    # standing orders is answered by these same defaults.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="standing_orders")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standing_orders"
@@ -231,6 +252,18 @@ class StandingOrders(models.Model):
         _("interceptions"), max_length=8, choices=Intercept.choices, blank=True
     )
     intercept_player = models.CharField(_("interceptor"), max_length=8, blank=True)
+    block_reroll = models.CharField(
+        _("team reroll of the block dice"),
+        max_length=16,
+        choices=BlockReroll.choices,
+        default=BlockReroll.ASK_WHEN_DOWN,
+    )
+    wrestle = models.CharField(
+        _("Wrestle"), max_length=8, choices=Wrestle.choices, default=Wrestle.ALWAYS
+    )
+    break_tackle = models.CharField(
+        _("Break Tackle"), max_length=8, choices=BreakTackle.choices, default=BreakTackle.ALWAYS
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

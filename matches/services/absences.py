@@ -21,7 +21,7 @@ from matches.services.core import (
     coach_of,
     load_state,
 )
-from rules.engine import MatchState, Pending, Resolution
+from rules.engine import Actor, MatchState, Pending, Resolution
 from teams.models import League
 
 # -- standing orders ------------------------------------------------------------------------------
@@ -31,7 +31,8 @@ BLOCK_DIE_ORDERS = {"pushed": (2, 3), "both_down": (4,)}
 
 
 def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
-    """The answer the addressee's standing orders give to the pending decision, if any."""
+    """The answer the addressee's standing orders give to the pending decision, if any; a
+    coach who never gave any is answered by the orders' defaults, as the form shows them."""
     pending = resolution.pending
     assert pending is not None
     owner = coach_of(match, pending.to)
@@ -41,12 +42,14 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     else:
         orders = StandingOrders.objects.filter(match=match, user_id=owner).first()
     if orders is None:
-        return None
+        orders = StandingOrders(match=match, user_id=owner)
     events = [event.data | {"type": event.type} for event in resolution.events]
-    if pending.kind == "reroll" and "team" in pending.options:
+    if pending.kind == "reroll":
         failed = next((e for e in reversed(events) if "purpose" in e), None)
+        if failed is not None and failed.get("purpose") == "block":
+            return _block_reroll_answer(orders, pending, bool(failed.get("attacker_down")))
         field = REROLL_ORDERS.get(str(failed.get("purpose"))) if failed else None
-        if field is not None and getattr(orders, field):
+        if field is not None and "team" in pending.options and getattr(orders, field):
             return "team"
     elif pending.kind == "reroll_approval" and orders.approve_rival_rerolls:
         return "approve"
@@ -56,6 +59,12 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
             return None  # the order is the defender's: the attacker's own choice is asked
         wanted = BLOCK_DIE_ORDERS.get(orders.block_die, ())
         return next((face for face in pending.options if face in wanted), pending.default)
+    elif pending.kind == "wrestle":
+        return _wrestle_answer(orders, pending, resolution.state, events)
+    elif (
+        pending.kind == "break_tackle" and orders.break_tackle == StandingOrders.BreakTackle.ALWAYS
+    ):
+        return True
     elif pending.kind == "intercept":
         if orders.intercept == StandingOrders.Intercept.NEVER:
             return "none"
@@ -65,6 +74,45 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
         ):
             return orders.intercept_player
     return None
+
+
+def _block_reroll_answer(orders: StandingOrders, pending: Pending, attacker_down: bool) -> Any:
+    """A reroll offered on the block dice (whatever they show): ``attacker_down`` when the
+    chooser's best face puts the attacker down."""
+    order = orders.block_reroll
+    if order == StandingOrders.BlockReroll.NEVER:
+        return "none"
+    if order == StandingOrders.BlockReroll.ASK_WHEN_DOWN:
+        return None if attacker_down else "none"
+    if order == StandingOrders.BlockReroll.WHEN_DOWN:
+        if not attacker_down:
+            return "none"
+        return "team" if "team" in pending.options else None
+    return None
+
+
+def _wrestle_answer(
+    orders: StandingOrders, pending: Pending, state: MatchState, events: list[dict[str, Any]]
+) -> Any:
+    """Wrestle on a Both Down, for its owner: the block's attacker or target on the asked
+    coach's team. He would go down unless he has Block; when he would not (both have Block,
+    so nobody falls), wrestling is a choice of its own and is asked unless the order is never."""
+    if orders.wrestle == StandingOrders.Wrestle.NEVER:
+        return False
+    if orders.wrestle != StandingOrders.Wrestle.ALWAYS:
+        return None
+    result = next((e for e in reversed(events) if e["type"] == "block_result"), None)
+    if result is None:
+        return None
+    team = Actor.parse(pending.to).team
+    ids = (str(result.get("player")), str(result.get("target")))
+    owner = next(
+        (state.players[i] for i in ids if i in state.players and state.players[i].team == team),
+        None,
+    )
+    if owner is None or "Block" in owner.skills:
+        return None
+    return True
 
 
 def _record_standing_answer(match: Match, state: MatchState, pending: Pending, choice: Any) -> None:
@@ -105,6 +153,9 @@ def set_standing_orders(match_id: int, user: User, **orders: Any) -> StandingOrd
         "block_die",
         "intercept",
         "intercept_player",
+        "block_reroll",
+        "wrestle",
+        "break_tackle",
     }
     unknown = set(orders) - fields
     if unknown:
@@ -120,6 +171,13 @@ def set_standing_orders(match_id: int, user: User, **orders: Any) -> StandingOrd
             raise MatchError("malformed", "Unknown block-die preference.")
         if orders.get("intercept", "") not in StandingOrders.Intercept.values:
             raise MatchError("malformed", "Unknown interception order.")
+        for name, choices in (
+            ("block_reroll", StandingOrders.BlockReroll),
+            ("wrestle", StandingOrders.Wrestle),
+            ("break_tackle", StandingOrders.BreakTackle),
+        ):
+            if name in orders and orders[name] not in choices.values:
+                raise MatchError("malformed", f"Unknown standing order for {name}.")
         player = orders.get("intercept_player", "")
         if orders.get("intercept") == StandingOrders.Intercept.ALWAYS and not player:
             raise MatchError("malformed", "Name the player who always intercepts.")

@@ -49,14 +49,14 @@ def _can_catch(p: Player) -> bool:
 
 
 def _disturbing(st: MatchState, sq: int, team: str) -> int:
-    """Opposing standing players with Disturbing Presence within three squares."""
+    """Opposing players with Disturbing Presence within three squares, "even if the
+    Disturbing Presence player is Prone or Stunned" (LRB5)."""
     n = 0
     for q in st.players.values():
         if (
             "Disturbing Presence" in q.skills  # (the rare skill first: at every catch and pass)
             and q.team != team
             and q.at is not None
-            and q.state == "standing"
             and distance(q.at, sq) <= 3
         ):
             n += 1

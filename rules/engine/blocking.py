@@ -67,6 +67,7 @@ def _block(
     while True:
         faces = [ctx.roll(6) for _ in range(n)]
         scores = [_face_score(f, att, dfn, blitz) for f in faces]
+        picked = max(scores) if chooser is att else min(scores)
         if ctx.record:
             ctx.ev(
                 "block",
@@ -77,8 +78,8 @@ def _block(
                 strength={"attacker": a_tot, "defender": d_tot},
                 chooser=chooser.id,
                 reroll=rerolled,
+                attacker_down=picked <= 2,  # on the chooser's best face (a standing order reads it)
             )
-        picked = max(scores) if chooser is att else min(scores)
         # a reroll re-rolls the block dice whatever they show (seed 000: "incluso si la
         # tirada fue exitosa"); not asked when the attacker may already pick Defender Down
         best = chooser is att and 6 in faces

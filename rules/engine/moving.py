@@ -53,10 +53,8 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     if leap:
         mv.leapt = True
         mods = {"leap": 0}
-        if "Very Long Legs" in p.skills:
-            mods["Very Long Legs"] = 1
-        if tails:
-            mods["Prehensile Tail"] = -tails
+        if "Very Long Legs" in p.skills:  # LRB5 Leap: "No modifiers apply to this D6 roll
+            mods["Very Long Legs"] = 1  # unless he has Very Long Legs" (no Prehensile Tail)
         ok = _d6_roll(ctx, "leap", p, agility_target(p.ag), mods, frm=NAMES[frm], to=NAMES[sq])
         ctx.place(mv.pid, sq)
         if not ok:

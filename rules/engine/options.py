@@ -10,7 +10,7 @@ Sure Hands, a team reroll), as ``preview`` counts it: standing up (4+ with MA un
 dodge (AG, +1, -1 per opposing tackle zone on the square entered unless Stunty, not for a Titchy
 opponent, Two Heads, Titchy, -1 per Prehensile Tail on the square left, Diving Tackle's -2 when
 it turns a success into a failure, escaping Tentacles), each Leap (AG, Very Long Legs,
-Prehensile Tail), each Going For It (2+, 3+ in a blizzard) and the pick-up of a ball on the
+escaping Tentacles), each Going For It (2+, 3+ in a blizzard) and the pick-up of a ball on the
 way. Activation rolls (Bone-Head, Really Stupid, Wild Animal, Take Root, Blood Lust) and Break
 Tackle are not counted. A safest path has the greatest chance, then the fewest squares.
 
@@ -240,8 +240,10 @@ class _Walk:
         return [c * escape for c in _dodges(self.target, self.base, tails, diving)]
 
     def odd_leap(self, frm: int) -> float:
-        tails, _, escape = self._odd(frm)
-        return _d6(self.target, self.vll - tails) * escape
+        """A Leap takes no Prehensile Tail (LRB5 Leap: no modifiers but Very Long Legs); it
+        still has to escape Tentacles."""
+        _, _, escape = self._odd(frm)
+        return self.leaps[0] * escape
 
     def leave(self, frm: int, to: int, *, leap: bool) -> float:
         """The chance of the roll(s) for going from ``frm`` to ``to`` (a step or a Leap)."""
@@ -295,7 +297,6 @@ def _reach(walk: _Walk) -> list[_Class]:
     empty, marked, odd, ball, pick = walk.empty, walk.marked, walk.odd, walk.ball, walk.pick
     planes, counted, dodges = walk.planes, walk.counted, walk.dodges
     push = heapq.heappush
-    top = budget + 1
 
     def add(chance: float, k: int, leapt: bool, bits: int) -> None:
         if ball and bits & ball:
@@ -338,11 +339,9 @@ def _reach(walk: _Walk) -> list[_Class]:
             if not bits:
                 break
             seen.append(_new_class((chance, k, leapt, bits)))
-            for j in range(k, top):
-                within[j] |= bits
+            within[k:] = [w | bits for w in within[k:]]
             if leap and not leapt:
-                for j in range(k, top):
-                    within_plain[j] |= bits
+                within_plain[k:] = [w | bits for w in within_plain[k:]]
             if k == budget:
                 break
             q = chance * gfi if k + 1 > ma_left else chance
@@ -557,22 +556,30 @@ class Reach:
 
     def best_among(self, bits: int, then: int = 0, most: int | None = None) -> _Way | None:
         """The safest way to a square of ``bits`` in at most ``most`` squares (a Leap counted
-        twice), ``then`` squares more entered after it (the block of a Blitz)."""
+        twice), ``then`` squares more entered after it (the block of a Blitz). The sets come
+        by chance, the greatest first, and what comes after can only lose chance: the first
+        set that has a square of ``bits`` is the answer unless ``then`` may cost a GFI."""
         best: _Way | None = None
+        best_chance = -1.0
         walk = self._walk
+        ma_left, gfi = walk.ma_left, walk.gfi
         for c in self._classes:
+            chance = c.chance
+            if chance <= best_chance + 1e-12:
+                break
             hit = c.bits & bits
             if not hit or (most is not None and c.steps > most):
                 continue
-            chance = c.chance
-            for k in range(c.steps + 1, c.steps + 1 + then):
-                if k > walk.ma_left:
-                    chance *= walk.gfi
-            if best is None or chance > best.chance + 1e-12:
-                best = _Way(chance, (hit & -hit).bit_length() - 1, c)
-        if best is None:
-            return None
-        return best._replace(square=_SQ_AT[best.square])
+            if then:
+                for k in range(c.steps + 1, c.steps + 1 + then):
+                    if k > ma_left:
+                        chance *= gfi
+            if chance > best_chance + 1e-12:
+                best = _Way(chance, _SQ_AT[(hit & -hit).bit_length() - 1], c)
+                best_chance = chance
+                if chance == c.chance:
+                    break
+        return best
 
     def way_path(self, way: _Way) -> tuple[str, ...]:
         """The squares entered on ``way``."""
@@ -709,7 +716,21 @@ def options(state: MatchState, actor: Actor | str) -> TurnOptions:
     return TurnOptions(state, act, out, tuple(team))
 
 
-def _actions(st: MatchState, act: Actor, p: Player) -> tuple[str, ...]:
+def _within(classes: list[_Class], budget: int) -> list[int]:
+    """``_walkable`` read from ``_reach``'s sets: a square reachable in k squares is in a set
+    of at most k squares (a set only loses the squares reached in as few squares)."""
+    within = [0] * (budget + 1)
+    for c in classes:
+        within[c.steps] |= c.bits
+    for k in range(1, budget + 1):
+        within[k] |= within[k - 1]
+    return within
+
+
+def _actions(
+    st: MatchState, act: Actor, p: Player, within: list[int] | None = None
+) -> tuple[str, ...]:
+    """The player's actions; ``within`` is ``_walkable``'s answer when already known."""
     assert p.at is not None
     if "Ball & Chain" in p.skills:
         return ("move",)
@@ -717,7 +738,8 @@ def _actions(st: MatchState, act: Actor, p: Player) -> tuple[str, ...]:
     tm = st.teams[p.team]
     out = ["move"]
     budget = move_budget(p)
-    within = _walkable(st, p, budget)
+    if within is None:
+        within = _walkable(st, p, budget)
     stand_opp = ground_opp = mates = 0
     for q in st.players.values():
         if q.at is None or q.id == p.id:
@@ -783,12 +805,13 @@ def player_options(state: MatchState, actor: Actor | str, player_id: str) -> Pla
         or legal(state, act, Declaration(player_id, "move")) is not None
     ):
         return PlayerOptions(player_id, (), None)
-    actions = _actions(state, act, p)
     if "Ball & Chain" in p.skills:
-        return PlayerOptions(player_id, actions, None)
+        return PlayerOptions(player_id, _actions(state, act, p), None)
     budget = move_budget(p)
     walk = _Walk(state, p, budget)
-    reach = Reach(walk, _reach(walk))  # (``reach``, inlined: ``walk`` is needed below)
+    classes = _reach(walk)
+    reach = Reach(walk, classes)  # (``reach``, inlined: ``walk`` is needed below)
+    actions = _actions(state, act, p, _within(classes, budget))
     block: list[Target] = []
     blitz: list[Target] = []
     foul: list[Target] = []
@@ -900,7 +923,12 @@ def _in_range(st: MatchState, p: Player, at: int) -> int:
     Hail Mary Pass anywhere)."""
     if "Hail Mary Pass" in p.skills and st.weather != "blizzard":
         return _VALID
-    reach = 8 if st.weather == "blizzard" else 16
+    return _box(at, 8 if st.weather == "blizzard" else 16)
+
+
+@cache
+def _box(at: int, reach: int) -> int:
+    """The squares at most ``reach`` squares from ``at``, ``at`` aside."""
     x, y = divmod(at, HEIGHT)
     out = 0
     for cx in range(max(0, x - reach), min(WIDTH, x + reach + 1)):

@@ -177,6 +177,11 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
 
 def _pass_roll(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> str:
     """``accurate``, ``inaccurate`` or ``fumble``, with one reroll after a failure."""
+    return _pass_roll_face(ctx, p, mods, hail_mary)[0]
+
+
+def _pass_roll_face(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> tuple[str, int]:
+    """``_pass_roll``'s result and the face it was read from (the last roll's)."""
     target = agility_target(p.ag)
     rerolled = False
     while True:
@@ -202,9 +207,9 @@ def _pass_roll(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> st
             reroll=rerolled,
         )
         if result == "accurate" or rerolled or (hail_mary and result == "inaccurate"):
-            return result
+            return result, face
         if not _offer_reroll(ctx, ctx.st.players[p.id], "pass"):
-            return result
+            return result, face
         rerolled = True
 
 
@@ -428,13 +433,16 @@ def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
             ctx.turnover = True
         return
     mods = {} if hail_mary else pass_modifiers(st, me, frm, to)
-    result = _pass_roll(ctx, me, mods, hail_mary)
+    result, face = _pass_roll_face(ctx, me, mods, hail_mary)
     if result == "fumble":
-        if not dump_off:
-            ctx.turnover = True
-        if "Safe Throw" in me.skills and not hail_mary:
+        if "Safe Throw" in me.skills and not hail_mary and face != 1:
+            # LRB5: "if this player fumbles a pass on any roll other than a natural 1 then he
+            # manages to keep hold of the ball instead of suffering a fumble and the team does
+            # not suffer a turnover"
             ctx.ev("safe_throw", player=pid, kept=True)
             return
+        if not dump_off:
+            ctx.turnover = True
         st.carrier = None
         st.ball_at = frm
         _bounce(ctx, frm)

@@ -44,10 +44,20 @@ def test_standing_orders_are_seen_only_by_their_owner_and_the_gm(
     in_play: Match, alice: User, carol: User, gm: User
 ) -> None:
     url = f"/matches/{in_play.pk}/standing-orders/"
-    response = client_for(alice).post(url, {"reroll_dodge": "on", "block_die": "pushed"})
+    response = client_for(alice).post(
+        url,
+        {
+            "reroll_dodge": "on",
+            "block_die": "pushed",
+            "block_reroll": "never",
+            "wrestle": "ask",
+            "break_tackle": "always",
+        },
+    )
     assert response.status_code == 302
     orders = StandingOrders.objects.get(user=alice)
     assert orders.reroll_dodge and orders.block_die == "pushed"
+    assert (orders.block_reroll, orders.wrestle) == ("never", "ask")
     assert 'id="id_reroll_dodge" checked' in client_for(alice).get(url).content.decode()
     assert "checked" not in client_for(carol).get(url).content.decode()
     stranger = User.objects.create_user("eve")
@@ -99,3 +109,17 @@ def test_a_coach_chooses_its_notices_and_their_language(alice: User) -> None:
     preferences = CoachPreferences.objects.get(user=alice)
     assert preferences.language == "es"
     assert preferences.email_turn and not preferences.email_warning
+
+
+def test_the_orders_a_coach_never_gave_are_shown_as_the_defaults_applied(
+    in_play: Match, alice: User
+) -> None:
+    page = client_for(alice).get(f"/matches/{in_play.pk}/standing-orders/").content.decode()
+    applied = StandingOrders()
+    for name in ("block_reroll", "wrestle", "break_tackle"):
+        assert f'<option value="{getattr(applied, name)}" selected>' in page
+    assert (applied.block_reroll, applied.wrestle, applied.break_tackle) == (
+        "ask_when_down",
+        "always",
+        "always",
+    )
