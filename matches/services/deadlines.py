@@ -373,6 +373,12 @@ def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
     ]
 
 
+def _warning_key(match_id: int, key: str) -> str:
+    """A notice's key is unique per coach across every match: it names its kind and match
+    (as ``jobs.notify_on_commit`` does), or the same turn of another match looks sent."""
+    return f"warning:{match_id}:{key}"
+
+
 def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> int:
     """The 24-hour and 2-hour notices, each sent once per deadline (compare-and-set on the
     row's warning stage; the notice's unique key guards the e-mail itself)."""
@@ -392,7 +398,12 @@ def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> in
                     warnings_sent=stage
                 ):
                     jobs.enqueue_on_commit(
-                        jobs.NOTIFY, "warning", match_id, [to], f"decision:{pk}:{stage}", {}
+                        jobs.NOTIFY,
+                        "warning",
+                        match_id,
+                        [to],
+                        _warning_key(match_id, f"decision:{pk}:{stage}"),
+                        {},
                     )
                     sent += 1
         turns = Match.objects.filter(
@@ -410,6 +421,8 @@ def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> in
                 ):
                     key = f"turn:{state_json.get('half', 1)}:{active}:{turn}:{stage}"
                     actors = [f"{active}:captain", f"{active}:rival"]
-                    jobs.enqueue_on_commit(jobs.NOTIFY, "warning", match_id, actors, key, {})
+                    jobs.enqueue_on_commit(
+                        jobs.NOTIFY, "warning", match_id, actors, _warning_key(match_id, key), {}
+                    )
                     sent += 1
     return sent
