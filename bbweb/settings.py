@@ -130,6 +130,8 @@ _SMTP_OPTIONS = {
     "username": envstr("DJANGO_EMAIL_USER", ""),
     "password": envstr("DJANGO_EMAIL_PASSWORD", ""),
     "use_tls": envbool("DJANGO_EMAIL_USE_TLS", True),
+    # A mail server that holds its reply fails the attempt (retried) within the task's limit.
+    "timeout": envint("DJANGO_EMAIL_TIMEOUT", 20),
 }
 _MAIL_OPTIONS: dict[str, object] = {}
 if _EMAIL_BACKEND.endswith("smtp.EmailBackend"):

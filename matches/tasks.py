@@ -5,6 +5,7 @@ import logging
 from typing import Any
 
 from celery import Task, shared_task
+from django.db import DatabaseError
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb import outbox
@@ -50,21 +51,38 @@ def adjudicate_blitz(decision_id: int) -> bool:
     return services.adjudicate_blitz(decision_id) is not None
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+# A notice retries on a database or mail error, waiting 5 s, 10 s, 20 s ... up to 5 minutes
+# (jittered), about 25 minutes in all: a blip loses nothing, and a notice already sent is not
+# sent again (matches.notifications). The longest wait stays under the broker's visibility
+# timeout (BBWEB_VISIBILITY_TIMEOUT), so a waiting retry is not delivered twice.
+NOTICE_TASK: dict[str, Any] = {
+    "acks_late": True,
+    "ignore_result": True,
+    "time_limit": 30,
+    "soft_time_limit": 25,
+    "autoretry_for": (DatabaseError, OSError, notifications.NotSentYet),
+    "retry_backoff": 5,
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
+
+@shared_task(**NOTICE_TASK)
 def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
     return notifications.send(kind, match_id, actors, key, context)
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_decision(decision_id: int) -> None:
     notifications.decision_awaits(decision_id)
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_turn(match_id: int) -> None:
     notifications.turn_starts(match_id)
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_mentions(post_id: int) -> None:
     notifications.mentioned(post_id)
