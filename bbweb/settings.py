@@ -73,7 +73,12 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
+        envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=60,
+        # A connection kept from an earlier request is checked before its first query: after
+        # the database dropped it (restart, failover, idle cut) the request opens a new one
+        # instead of failing.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
