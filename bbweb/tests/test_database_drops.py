@@ -25,7 +25,12 @@ def get(path: str) -> int:
     environ: dict[str, Any] = {"PATH_INFO": path, "wsgi.input": io.BytesIO()}
     setup_testing_defaults(environ)
     statuses: list[str] = []
-    response = WSGIHandler()(environ, lambda status, headers: statuses.append(status))
+
+    def start_response(status: str, headers: list[tuple[str, str]], *exc: Any) -> Any:
+        statuses.append(status)
+        return lambda data: None
+
+    response = WSGIHandler()(environ, start_response)
     b"".join(response)
     response.close()  # request_finished, as a WSGI server sends it
     return int(statuses[0].split()[0])
