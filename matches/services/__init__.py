@@ -40,6 +40,7 @@ from matches.services.core import (
     load_state,
 )
 from matches.services.deadlines import (
+    Budget,
     SweepReport,
     expire_deadlines,
     expire_decisions,
@@ -89,6 +90,7 @@ __all__ = [
     "LEAGUE_SETTINGS",
     "AnyUser",
     "Awaiting",
+    "Budget",
     "MatchError",
     "Outcome",
     "SweepReport",
