@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from matches import receipts
 from matches.mentions import mentioned as mentioned_in
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
 
@@ -49,6 +50,14 @@ def _when(moment: datetime | None) -> str:
     if moment is None:
         return _("no deadline")
     return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+
+
+def _receipt_line(match: Match) -> str:
+    """Every e-mail carries the match record's receipt: kept, it proves what the record held
+    (``verify_match FILE --head RECEIPT``)."""
+    return "\n\n" + _("Receipt of the match record (keep it to check an export): %(receipt)s") % {
+        "receipt": receipts.for_match(match)
+    }
 
 
 def _deadline_of(match: Match, kind: str) -> datetime | None:
@@ -119,7 +128,8 @@ def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[st
 
         def compose(language: str = language) -> tuple[str, str]:
             with translation.override(language):
-                return _compose(kind, match, context)
+                subject, body = _compose(kind, match, context)
+                return subject, body + _receipt_line(match)
 
         try:
             sent += _deliver(user, match, kind, key, compose)
@@ -165,7 +175,7 @@ def mentioned(post_id: int) -> None:
                 body = _("%(text)s\n\nRead the thread: %(link)s") % {
                     "text": post.text,
                     "link": _link(match),
-                }
+                } + _receipt_line(match)
             return subject, body
 
         try:
