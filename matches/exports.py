@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches import folding, receipts
+from matches import figures, folding, receipts
 from matches.folding import ACTING_EVENTS, AROUND_PLAY, RULING_EVENTS
 from matches.models import Match, MatchEvent
 from matches.receipts import team_json
@@ -563,6 +563,7 @@ def verify(doc: Doc, head: str | None = None) -> Verification:
     state = replay.state
     if state is not None and _settled(state.to_json(compact=True)) != _settled(doc.get("state")):
         result.problems.append("the final state is not the one the events lead to")
+    result.problems.extend(figures.check(events, doc.get("lineup") or {}, state))
     return result
 
 
