@@ -135,11 +135,14 @@ def for_match(match: Match) -> str:
     """The match's receipt now. Cached by the match's version (every change bumps it); after
     a change it reads only the posts added since (their links never change: an edit keeps the
     first text) and the event chain's head."""
-    key = f"receipt:{match.pk}:{match.version}"
+    # The dice commitment, random for each match, keeps apart two matches that had one pk (a
+    # database restored, or recreated, beside the same cache).
+    ours = f"{match.pk}:{match.dice_commitment[:16]}"
+    key = f"receipt:{ours}:{match.version}"
     found = _cache_get(key)
     if isinstance(found, str):
         return found
-    known = _cache_get(f"receipt-posts:{match.pk}")
+    known = _cache_get(f"receipt-posts:{ours}")
     count, head, teams = known if isinstance(known, tuple) else (0, GENESIS, None)
     if teams is None:
         created = (
@@ -162,7 +165,7 @@ def for_match(match: Match) -> str:
         count = number
     last = match.events.order_by("-number").values_list("number", "hash").first()
     made = receipt(last[0] if last else 0, last[1] if last else GENESIS, count, head, teams)
-    _cache_set(f"receipt-posts:{match.pk}", (count, head, teams))
+    _cache_set(f"receipt-posts:{ours}", (count, head, teams))
     _cache_set(key, made)
     return made
 
