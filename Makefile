@@ -43,7 +43,7 @@ demo: $(STAMP) messages
 	$(PY) manage.py demo_deadline
 	@echo "bbweb is running at http://127.0.0.1:8000/ (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
-	$(VENV)/bin/celery -A bbweb worker --beat --loglevel=INFO --concurrency=2 & \
+	$(VENV)/bin/celery -A bbweb worker --beat -Q deadlines,celery --loglevel=INFO --concurrency=2 & \
 	$(PY) manage.py runserver 127.0.0.1:8000 --noreload; wait
 
 test: $(DEV_STAMP) messages

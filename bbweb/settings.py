@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
@@ -73,7 +74,12 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=60
+        envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=60,
+        # A connection kept from an earlier request is checked before its first query: after
+        # the database dropped it (restart, failover, idle cut) the request opens a new one
+        # instead of failing.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -130,6 +136,8 @@ _SMTP_OPTIONS = {
     "username": envstr("DJANGO_EMAIL_USER", ""),
     "password": envstr("DJANGO_EMAIL_PASSWORD", ""),
     "use_tls": envbool("DJANGO_EMAIL_USE_TLS", True),
+    # A mail server that holds its reply fails the attempt (retried) within the task's limit.
+    "timeout": envint("DJANGO_EMAIL_TIMEOUT", 20),
 }
 _MAIL_OPTIONS: dict[str, object] = {}
 if _EMAIL_BACKEND.endswith("smtp.EmailBackend"):
@@ -170,6 +178,15 @@ if not DEBUG:
 
 # Celery: the filesystem broker needs no server; REDIS_URL switches to Redis.
 REDIS_URL = envstr("REDIS_URL", "")
+CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 120)
+CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 100)
+RETRY_MAX_SECONDS = 300  # the longest wait between two tries of a task (matches.tasks)
+VISIBILITY_TIMEOUT = envint("BBWEB_VISIBILITY_TIMEOUT", 600)
+if VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS:
+    raise ImproperlyConfigured(
+        f"BBWEB_VISIBILITY_TIMEOUT must be more than {CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS}"
+        " seconds (the task time limit and the longest retry wait), or tasks run twice"
+    )
 CELERY_FILESYSTEM_DIR = BASE_DIR / ".celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -177,10 +194,16 @@ if REDIS_URL:
     # A publish fails at once when Redis is down (no reconnection loop: kombu's default
     # retried for about 6 s while the request waited) and the outbox keeps the task. The
     # worker reconnects on its own, by broker_connection_max_retries.
+    # A task a worker took and never acknowledged (killed) goes back to its queue after the
+    # visibility timeout. It must outlast the longest task and the longest retry countdown
+    # (a retry waiting in a worker's memory unacknowledged would be delivered twice).
+    # "priority": a worker asks its queues in the order of CELERY_TASK_QUEUES, deadlines first.
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "max_retries": 0,
         "socket_connect_timeout": 1,
         "socket_timeout": 5,
+        "visibility_timeout": VISIBILITY_TIMEOUT,
+        "queue_order_strategy": "priority",
     }
     CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
     CELERY_REDIS_SOCKET_TIMEOUT = 5
@@ -221,10 +244,22 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 120)
-CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 100)
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
+# Two queues: the deadlines (the sweep, contest rolls, the outbox's relay, the sweep's fan-out)
+# ahead of everything else (the notices, on Celery's default queue). Every worker consumes
+# both, deadlines first: a sweep waits for a worker's current task, never behind a backlog.
+CELERY_TASK_QUEUES = {name: {"routing_key": name} for name in ("deadlines", "celery")}
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    name: {"queue": "deadlines"}
+    for name in (
+        "matches.tasks.sweep_deadlines",
+        "matches.tasks.adjudicate_blitz",
+        "matches.tasks.enqueue_all",
+        "bbweb.tasks.relay_outbox",
+    )
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "matches.tasks.sweep_deadlines",

@@ -1,13 +1,13 @@
 """A whole match as one JSON document, and its verification.
 
-The document holds the teams, the line-up, the events with their hash chain, the thread's
-posts and a ``dice`` object listing every roll of the match and of its pre- and post-match
-sequence. Anyone holding it can check it: the chain links every event to the one before, and
-once the match is over and its seed is revealed, every roll is recomputed from the seed
-(``FairDice``) by reading the record in its order as the server wrote it: every declaration
-resolved again from the state the record gave at that point, every GM ruling checked against
-what the record before it allows and applied as the server's fold applies it
-(``matches.folding``). The rolls, the events and the final state must come out the same, and
+The document holds the teams, the line-up, the events with their hash chain, the thread's posts,
+the record's receipt (matches.receipts) and a ``dice`` object listing every roll of the match
+and of its pre- and post-match sequence. Anyone holding it can check it: the chain links every
+event to the one before, and once the match is over and its seed is revealed, every roll is
+recomputed from the seed (``FairDice``) by reading the record in its order as the server wrote
+it: every declaration resolved again from the state the record gave at that point, every GM
+ruling checked against what the record before it allows and applied as the server's fold applies
+it (``matches.folding``). The rolls, the events and the final state must come out the same, and
 every face the sequence shows must be the seed's at the place it says it was read.
 """
 
@@ -17,9 +17,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches import folding
+from matches import figures, folding, receipts
 from matches.folding import ACTING_EVENTS, AROUND_PLAY, RULING_EVENTS
 from matches.models import Match, MatchEvent
+from matches.receipts import team_json
 from matches.services import GENESIS_HASH
 from rules.engine import Dice, FairDice, MatchState, Resolution
 
@@ -437,17 +438,6 @@ def event_json(event: MatchEvent) -> dict[str, Any]:
     }
 
 
-def _team_json(match: Match, key: str) -> dict[str, Any]:
-    team = match.home_team if key == "home" else match.away_team
-    return {
-        "id": team.pk,
-        "name": team.name,
-        "race": team.race,
-        "captain": team.captain.username,
-        "rival": team.rival.username if team.rival is not None else None,
-    }
-
-
 def export_match(match: Match) -> dict[str, Any]:
     """The whole match as a JSON-ready dict (the seed only once the match is over)."""
     events = [event_json(e) for e in match.events.select_related("post").order_by("number").all()]
@@ -469,7 +459,7 @@ def export_match(match: Match) -> dict[str, Any]:
         }
         for post in match.posts.select_related("author").order_by("number")
     ]
-    return {
+    doc = {
         "format": FORMAT,
         "match": {
             "id": match.pk,
@@ -480,7 +470,7 @@ def export_match(match: Match) -> dict[str, Any]:
             "created_at": match.created_at.isoformat(),
             "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         },
-        "teams": {"home": _team_json(match, "home"), "away": _team_json(match, "away")},
+        "teams": {"home": team_json(match, "home"), "away": team_json(match, "away")},
         "lineup": match.lineup,
         "state": match.state,
         "events": events,
@@ -493,6 +483,8 @@ def export_match(match: Match) -> dict[str, Any]:
             "sequence_rolls": [shown.json() for shown in _first_showings(events)],
         },
     }
+    doc["receipt"] = receipts.of_export(doc)  # the one shown on the page as the export is made
+    return doc
 
 
 # -- verification ------------------------------------------------------------------------------
@@ -528,8 +520,9 @@ def check_chain(events: Sequence[Doc]) -> list[str]:
     return problems
 
 
-def verify(doc: Doc) -> Verification:
-    """Check an exported match; every problem found is listed, none is fatal to the others."""
+def verify(doc: Doc, head: str | None = None) -> Verification:
+    """Check an exported match; every problem found is listed, none is fatal to the others.
+    ``head``: a receipt (matches.receipts) the file must give back."""
     events = list(doc.get("events", []))
     dice = doc.get("dice", {})
     result = Verification(events=len(events))
@@ -537,6 +530,8 @@ def verify(doc: Doc) -> Verification:
         result.problems.append(f"this is not a {FORMAT} document")
         return result
     result.problems.extend(check_chain(events))
+    if head is not None:
+        result.problems.extend(receipts.check(doc, head))
     seed = dice.get("seed")
     if not seed:
         return result
@@ -568,6 +563,7 @@ def verify(doc: Doc) -> Verification:
     state = replay.state
     if state is not None and _settled(state.to_json(compact=True)) != _settled(doc.get("state")):
         result.problems.append("the final state is not the one the events lead to")
+    result.problems.extend(figures.check(events, doc.get("lineup") or {}, state))
     return result
 
 

@@ -329,13 +329,15 @@ class CoachPreferences(models.Model):
 
 
 class Notice(models.Model):
-    """One e-mail sent (or decided against) to one user: the unique key makes it once only."""
+    """One e-mail to one user: the unique key makes it once only. ``sent`` is False while a run
+    holds it (until ``sending_until``) or after a failed attempt; see matches.notifications."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16)
     key = models.CharField(max_length=120)
     sent = models.BooleanField(default=False)
+    sending_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -5,6 +5,8 @@ import logging
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
+from django.db import DatabaseError
 from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb import outbox
@@ -13,12 +15,18 @@ from matches import notifications, services
 log = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, time_limit=60, soft_time_limit=50)
+SWEEP_SOFT_LIMIT = 50
+SWEEP_BUDGET = 40  # seconds: a sweep starts no batch that would end past them
+
+
+@shared_task(acks_late=True, time_limit=60, soft_time_limit=SWEEP_SOFT_LIMIT)
 def sweep_deadlines() -> int:
     """Beat runs this every 30 seconds; a missed run loses nothing, the next one catches up.
-    Returns how many deadlines were applied."""
-    report = services.sweep()
-    sequences = services.expire_sequence_deadlines()
+    One that would pass its soft time limit stops between two batches (``services.Budget``)
+    and leaves the rest to the next. Returns how many deadlines were applied."""
+    budget = services.Budget(SWEEP_BUDGET)
+    report = services.sweep(budget=budget)
+    sequences = services.expire_sequence_deadlines(budget=budget)
     if report.applied or report.warnings:
         log.info(
             "sweep: %d decisions and %d turns applied, %d warnings",
@@ -50,21 +58,38 @@ def adjudicate_blitz(decision_id: int) -> bool:
     return services.adjudicate_blitz(decision_id) is not None
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+# A notice retries on a database or mail error, waiting 5 s, 10 s, 20 s ... up to 5 minutes
+# (jittered), about 25 minutes in all: a blip loses nothing, and a notice already sent is not
+# sent again (matches.notifications). settings.py keeps the longest wait under the broker's
+# visibility timeout (BBWEB_VISIBILITY_TIMEOUT), so a waiting retry is not delivered twice.
+NOTICE_TASK: dict[str, Any] = {
+    "acks_late": True,
+    "ignore_result": True,
+    "time_limit": 30,
+    "soft_time_limit": 25,
+    "autoretry_for": (DatabaseError, OSError, notifications.NotSentYet),
+    "retry_backoff": 5,
+    "retry_backoff_max": settings.RETRY_MAX_SECONDS,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
+
+@shared_task(**NOTICE_TASK)
 def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
     return notifications.send(kind, match_id, actors, key, context)
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_decision(decision_id: int) -> None:
     notifications.decision_awaits(decision_id)
 
 
-@shared_task(acks_late=True, ignore_result=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_turn(match_id: int) -> None:
     notifications.turn_starts(match_id)
 
 
-@shared_task(acks_late=True, time_limit=30, soft_time_limit=25)
+@shared_task(**NOTICE_TASK)
 def notify_mentions(post_id: int) -> None:
     notifications.mentioned(post_id)

@@ -42,6 +42,7 @@ from matches.services.core import (
     may_read,
 )
 from matches.services.deadlines import (
+    Budget,
     SweepReport,
     expire_deadlines,
     expire_decisions,
@@ -91,6 +92,7 @@ __all__ = [
     "LEAGUE_SETTINGS",
     "AnyUser",
     "Awaiting",
+    "Budget",
     "MatchError",
     "Outcome",
     "SweepReport",

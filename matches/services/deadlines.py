@@ -10,11 +10,17 @@ batch's rows and writes them in bulk; a match it cannot buffer, or one that fail
 applied alone in a savepoint, and a match that fails alone too is logged and left for the next
 sweep without holding the others back. The steps of the pre- and post-match sequences have
 deadlines too, applied here with their defaults.
+
+A sweep may be given a ``Budget`` of seconds: it starts no batch (nor warning, nor sequence
+step) that would end past it, judging by the longest one so far, so a sweep that would pass its
+task's soft time limit stops between two transactions and leaves the rest to the next sweep.
 """
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -60,6 +66,7 @@ class SweepReport:
     decisions: int = 0
     turns: int = 0
     warnings: int = 0
+    stopped: bool = False  # the budget ran out: the next sweep does the rest
 
     @property
     def applied(self) -> int:
@@ -75,11 +82,44 @@ class _Due:
     turn: bool
 
 
-def sweep(now: datetime | None = None, limit: int = 1000) -> SweepReport:
+@dataclass
+class Budget:
+    """The seconds a sweep may take. ``allows`` says whether one more step (a batch, a
+    warning, a sequence step) fits, judging by the longest step so far; once one did not, none
+    does (the sweep stops at that point)."""
+
+    seconds: float
+    clock: Callable[[], float] = time.monotonic
+    started: float = field(init=False)
+    longest: float = field(init=False, default=0.0)
+    stopped: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        self.started = self.clock()
+
+    def allows(self) -> bool:
+        if not self.stopped and self.clock() + self.longest > self.started + self.seconds:
+            self.stopped = True
+        return not self.stopped
+
+    @contextmanager
+    def step(self) -> Iterator[None]:
+        began = self.clock()
+        yield
+        self.longest = max(self.longest, self.clock() - began)
+
+
+def sweep(
+    now: datetime | None = None, limit: int = 1000, budget: Budget | None = None
+) -> SweepReport:
     """What the beat runs every 30 seconds: expired deadlines, then the 24 h and 2 h warnings."""
     now = now or core.now()
-    decisions, turns = _expire(now, limit, decisions=True, turns=True)
-    return SweepReport(decisions, turns, send_deadline_warnings(now, limit))
+    budget = budget or Budget(float("inf"))
+    decisions, turns = _expire(now, limit, decisions=True, turns=True, budget=budget)
+    warnings = send_deadline_warnings(now, limit, budget)
+    if budget.stopped:
+        log.warning("sweep: stopped before its time limit; the next sweep does the rest")
+    return SweepReport(decisions, turns, warnings, budget.stopped)
 
 
 def expire_deadlines(now: datetime | None = None, limit: int = 1000) -> int:
@@ -95,7 +135,9 @@ def expire_turns(now: datetime, limit: int = 1000) -> int:
     return _expire(now, limit, decisions=False, turns=True)[1]
 
 
-def _expire(now: datetime, limit: int, *, decisions: bool, turns: bool) -> tuple[int, int]:
+def _expire(
+    now: datetime, limit: int, *, decisions: bool, turns: bool, budget: Budget | None = None
+) -> tuple[int, int]:
     """(decisions, turns) applied: up to ``limit`` of each kind, the earliest first."""
     due: dict[int, _Due] = {}
     if decisions:
@@ -116,10 +158,15 @@ def _expire(now: datetime, limit: int, *, decisions: bool, turns: bool) -> tuple
         ):
             due.setdefault(match_id, _Due([], True)).turn = True
     matches = list(due.items())
-    return _add(
-        _expire_batch(matches[start : start + SWEEP_BATCH], now)
-        for start in range(0, len(matches), SWEEP_BATCH)
-    )
+    budget = budget or Budget(float("inf"))
+    counts = []
+    for start in range(0, len(matches), SWEEP_BATCH):
+        if not budget.allows():
+            log.info("sweep: %d matches' deadlines left to the next sweep", len(matches) - start)
+            break
+        with budget.step():
+            counts.append(_expire_batch(matches[start : start + SWEEP_BATCH], now))
+    return _add(counts)
 
 
 def _expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
@@ -235,15 +282,18 @@ def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
 # -- deadlines of the sequence --------------------------------------------------------------------
 
 
-def expire_sequence_deadlines(now: Any = None) -> int:
+def expire_sequence_deadlines(now: Any = None, budget: Budget | None = None) -> int:
     """Apply the default of every sequence step whose deadline passed: no petty cash, no
     inducements, the winnings die kept, random eligible MVPs (from the sequence's dice), a
     random normal skill for an improvement. Returns how many steps were applied."""
     now = now or timezone.now()
+    budget = budget or Budget(float("inf"))
     applied = 0
     due = list(Sequence.objects.filter(deadline_at__lte=now).values_list("match_id", flat=True))
     for match_id in due:
-        with transaction.atomic():
+        if not budget.allows():
+            break
+        with budget.step(), transaction.atomic():
             match = _locked(match_id)
             seq = _sequence(match)
             if seq.deadline_at is None or seq.deadline_at > now:
@@ -373,10 +423,19 @@ def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
     ]
 
 
-def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> int:
+def _warning_key(match_id: int, key: str) -> str:
+    """A notice's key is unique per coach across every match: it names its kind and match
+    (as ``jobs.notify_on_commit`` does), or the same turn of another match looks sent."""
+    return f"warning:{match_id}:{key}"
+
+
+def send_deadline_warnings(
+    now: datetime | None = None, limit: int = 1000, budget: Budget | None = None
+) -> int:
     """The 24-hour and 2-hour notices, each sent once per deadline (compare-and-set on the
     row's warning stage; the notice's unique key guards the e-mail itself)."""
     now = now or core.now()
+    budget = budget or Budget(float("inf"))
     sent = 0
     for stage, ahead in WARNINGS:
         decisions = Decision.objects.filter(
@@ -387,12 +446,19 @@ def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> in
             warnings_sent__lt=stage,
         ).values_list("pk", "match_id", "to")[:limit]
         for pk, match_id, to in decisions:
-            with transaction.atomic():
+            if not budget.allows():
+                return sent
+            with budget.step(), transaction.atomic():
                 if Decision.objects.filter(pk=pk, warnings_sent__lt=stage).update(
                     warnings_sent=stage
                 ):
                     jobs.enqueue_on_commit(
-                        jobs.NOTIFY, "warning", match_id, [to], f"decision:{pk}:{stage}", {}
+                        jobs.NOTIFY,
+                        "warning",
+                        match_id,
+                        [to],
+                        _warning_key(match_id, f"decision:{pk}:{stage}"),
+                        {},
                     )
                     sent += 1
         turns = Match.objects.filter(
@@ -404,12 +470,16 @@ def send_deadline_warnings(now: datetime | None = None, limit: int = 1000) -> in
         for match_id, state_json in turns:
             active = state_json.get("active", "home")
             turn = state_json.get("turn", {}).get(active, 0)
-            with transaction.atomic():
+            if not budget.allows():
+                return sent
+            with budget.step(), transaction.atomic():
                 if Match.objects.filter(pk=match_id, turn_warnings_sent__lt=stage).update(
                     turn_warnings_sent=stage
                 ):
                     key = f"turn:{state_json.get('half', 1)}:{active}:{turn}:{stage}"
                     actors = [f"{active}:captain", f"{active}:rival"]
-                    jobs.enqueue_on_commit(jobs.NOTIFY, "warning", match_id, actors, key, {})
+                    jobs.enqueue_on_commit(
+                        jobs.NOTIFY, "warning", match_id, actors, _warning_key(match_id, key), {}
+                    )
                     sent += 1
     return sent

@@ -11,16 +11,22 @@ class Command(BaseCommand):
     help = (
         "Check an exported match: its hash chain and, once the seed is revealed, every roll "
         "(the match's and its pre- and post-match sequence's) recomputed from the seed and "
-        "every event replayed, the GM's rulings included. Exits 1 on any mismatch or when the "
-        "seed is not revealed."
+        "every event replayed, the GM's rulings included; with --head, against a receipt. Exits 1 "
+        "on any mismatch or when the seed is not revealed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
+        parser.add_argument(
+            "--head",
+            metavar="RECEIPT",
+            help="a receipt of the match's record (the match page, an e-mail, the post-match "
+            "report): the file must hold the events, posts and teams it was taken on",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            result = verify(json.loads(options["file"].read_text()))
+            result = verify(json.loads(options["file"].read_text()), options["head"])
         except (OSError, ValueError) as error:
             raise CommandError(f"{options['file']}: {error}") from None
         except (AttributeError, KeyError, TypeError) as error:
@@ -34,7 +40,8 @@ class Command(BaseCommand):
                 f"The hash chain of the {result.events} events is intact, but the seed is not "
                 "revealed yet (it is when the match ends): no roll could be verified."
             )
+        held = f" It gives back the receipt {options['head']}." if options["head"] else ""
         self.stdout.write(
             f"OK: {result.rolls} rolls and {result.sequence_rolls} sequence rolls recomputed "
-            f"from the seed, and {result.events} events in an intact hash chain."
+            f"from the seed, and {result.events} events in an intact hash chain.{held}"
         )

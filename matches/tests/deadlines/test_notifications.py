@@ -114,3 +114,34 @@ def test_a_notice_is_never_sent_twice(in_play: Match) -> None:
     assert notifications.send("turn", in_play.pk, ["home:captain"], "k", {}) == 1
     assert notifications.send("turn", in_play.pk, ["home:captain"], "k", {}) == 0
     assert len(mail.outbox) == 1
+
+
+def test_a_warning_in_one_match_does_not_silence_the_same_turn_in_another(
+    in_play: Match,
+    reavers: Any,
+    raiders: Any,
+    gm: User,
+    clock: Clock,
+    on_commit: Callable[..., Any],
+) -> None:
+    from matches.tests.deadlines.conftest import STANDARD, put
+
+    second = put(services.create_match(home=reavers, away=raiders, gm=gm), STANDARD)
+    clock.advance(hours=25)
+    with on_commit():
+        assert services.sweep().warnings == 2
+    assert sorted(m.to for m in mail.outbox) == to("alice", "alice", "bob", "bob")
+    assert {n.match_id for n in Notice.objects.filter(kind="warning")} == {in_play.pk, second.pk}
+
+
+def test_a_decision_warning_is_keyed_by_its_match(
+    in_play: Match, alice: User, dice: list[int], clock: Clock, on_commit: Callable[..., Any]
+) -> None:
+    dice += [1]
+    with on_commit():
+        services.declare(in_play.pk, alice, {"player": "h1", "action": "move", "path": ["J8"]})
+    clock.advance(hours=10, minutes=30)
+    with on_commit():
+        assert services.sweep().warnings == 1
+    keys = set(Notice.objects.filter(kind="warning").values_list("key", flat=True))
+    assert keys and all(key.startswith(f"warning:{in_play.pk}:") for key in keys)

@@ -312,3 +312,30 @@ def test_a_buffered_match_neither_writes_nor_reads_back_the_rows_it_buffers(
     in_play.refresh_from_db()  # the transaction is still usable, and nothing was written
     assert in_play.version == match.version
     assert User.objects.get(pk=alice.pk).first_name == ""
+
+
+def test_a_sweep_that_would_pass_its_time_budget_stops_between_batches_and_the_next_goes_on(
+    match: Match,
+    reavers: Team,
+    raiders: Team,
+    gm: User,
+    clock: Clock,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    matches = [put(match, STANDARD)] + [
+        put(services.create_match(home=reavers, away=raiders, gm=gm), STANDARD) for _ in range(2)
+    ]
+    clock.advance(hours=49)
+    seconds = [0.0]
+    real = deadlines._expire_batch
+
+    def slow_batch(*args: Any) -> Any:
+        seconds[0] += 10  # each batch takes ten seconds
+        return real(*args)
+
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
+    monkeypatch.setattr(deadlines, "_expire_batch", slow_batch)
+    report = services.sweep(budget=services.Budget(25, clock=lambda: seconds[0]))
+    assert (report.turns, report.stopped) == (2, True)  # a third batch would end at 30 s
+    assert services.sweep(budget=services.Budget(25, clock=lambda: seconds[0])).turns == 1
+    assert not Match.objects.filter(pk__in=[m.pk for m in matches], turn_deadline_at__lte=clock.at)

@@ -90,13 +90,13 @@ def forged(doc: Doc) -> Doc:
     return copy.deepcopy(doc)
 
 
-def verify_command(doc: Doc, path: Path) -> tuple[str, str, CommandError | None]:
+def verify_command(doc: Doc, path: Path, *options: str) -> tuple[str, str, CommandError | None]:
     """verify_match on the document saved to ``path``: its output, its errors and the error
     it exits with (None when it exits 0)."""
     path.write_text(json.dumps(doc))
     out, err = StringIO(), StringIO()
     try:
-        call_command("verify_match", str(path), stdout=out, stderr=err)
+        call_command("verify_match", str(path), *options, stdout=out, stderr=err)
     except CommandError as error:
         return out.getvalue(), err.getvalue(), error
     return out.getvalue(), err.getvalue(), None

@@ -1,0 +1,147 @@
+"""The post-match figures of an exported match, recomputed from its events and the rules: the
+result (from the final state), the winnings (die, fame, spiralling expenses, the two sides'
+shares), the fan factor's change, each player's SPP (``matches.spp`` over the events a rewind
+left standing, and the awards) and the MVPs (players of the team they were given for). A
+figure the record does not give is a problem, with the event that shows it.
+
+What the export cannot prove: the values of the players (they come from the rosters, not the
+record): the side values the winnings are shared by and the team values after the match are
+checked for their arithmetic only where the record holds both ends.
+"""
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from matches import economy, folding, spp
+from rules.engine import MatchState
+
+Doc = Mapping[str, Any]
+
+
+class _Event:
+    def __init__(self, event: Doc) -> None:
+        self.number: int = event["number"]
+        self.type: str = event["type"]
+        self.data: Any = event["data"]
+
+
+def check(events: Sequence[Doc], lineup: Doc, final: MatchState | None) -> list[str]:
+    """What in the post-match sequence the events and the rules do not give (none if all do)."""
+    steps: dict[str, list[Doc]] = {}
+    for event in events:
+        kind = str(event["type"])
+        if kind.startswith("sequence_"):
+            steps.setdefault(kind.removeprefix("sequence_"), []).append(event)
+    if "result" not in steps:
+        return []  # the match has not reached its post-match sequence
+    problems: list[str] = []
+    result = steps["result"][-1]
+    winner = result["data"].get("winner")
+    play_ended = final is not None and final.result is not None
+    if play_ended and (winner, result["data"].get("score")) != _outcome(final):
+        problems.append(
+            f"event {result['number']}: the result is not the one the match's play ends with"
+        )
+    problems += _winnings(steps, winner, final)
+    problems += _spp(events, steps, lineup)
+    return problems
+
+
+def _winnings(steps: dict[str, list[Doc]], winner: Any, final: MatchState | None) -> list[str]:
+    problems: list[str] = []
+    dice = {key: data for e in steps.get("winnings_dice", []) for key, data in _teams(e)}
+    rerolled = {e["data"]["team"]: e for e in steps.get("winnings_reroll", [])}
+    values = {key: v for e in steps.get("team_values", []) for key, v in _teams(e)}
+    fans = {key: v for e in steps.get("fans", []) for key, v in _teams(e)}
+    for event in steps.get("winnings", []):
+        data, key = event["data"], event["data"].get("team")
+        where = f"event {event['number']} ({key}'s winnings)"
+        result = economy.result_for(key, winner)
+        rolled = dice.get(key, {})
+        standing = (
+            rerolled[key]["data"]["dice"][-1]
+            if key in rerolled and rerolled[key]["data"].get("reroll")
+            else (rolled.get("dice") or [None])[-1]
+        )
+        fame = final.teams[key].fame if final is not None else rolled.get("fame")
+        gross = economy.winnings_before_expenses(data["die"], data["fame"], data["result"])
+        spiralling = (
+            economy.spiralling_expenses(values[key]) if key in values else data["spiralling"]
+        )
+        expected = {
+            "die": standing,
+            "fame": fame,
+            "result": result,
+            "gross": gross,
+            "spiralling": spiralling,
+            "winnings": max(0, gross - spiralling),
+        }
+        shares = economy.split_winnings(
+            data["winnings"], data["captain_value"], data["rival_value"]
+        )
+        expected |= {"captain_share": shares[0], "rival_share": shares[1]}
+        problems += _differ(where, data, expected)
+    for event in steps.get("fan_factor", []):
+        data, key = event["data"], event["data"].get("team")
+        result = economy.result_for(key, winner)
+        thrown = dice.get(key, {}).get("fan_factor_dice", data.get("dice"))
+        expected = {
+            "dice": thrown,
+            "before": fans.get(key, {}).get("fan_factor", data["before"]),
+            "change": economy.fan_factor_change(data["before"], result, sum(data["dice"])),
+        }
+        if len(thrown) != economy.fan_factor_dice(result):
+            problems.append(f"event {event['number']}: a {result} rolls {len(thrown)} dice")
+        problems += _differ(f"event {event['number']} ({key}'s fan factor)", data, expected)
+    return problems
+
+
+def _spp(events: Sequence[Doc], steps: dict[str, list[Doc]], lineup: Doc) -> list[str]:
+    problems: list[str] = []
+    played = [_Event(e) for e in events if not str(e["type"]).startswith("sequence_")]
+    undone = folding.undone_numbers(played)
+    found = spp.achievements((e.type, e.data) for e in played if e.number not in undone)
+    awards: dict[str, str] = {}
+    for event in steps.get("mvp", []):
+        data = event["data"]
+        for award in (spp.MJE, spp.PJE):
+            pid = str((data.get(award) or {}).get("id", ""))
+            if pid not in lineup or spp.team_of(pid) != data.get("team"):
+                problems.append(
+                    f"event {event['number']}: the {award.upper()} {pid or '(nobody)'} is not a "
+                    f"player of the {data.get('team')} team's line-up"
+                )
+            awards[pid] = award
+    rows = {row["id"]: row for e in steps.get("spp", []) for _k, side in _teams(e) for row in side}
+    due = {pid for pid, counts in found.items() if any(counts.values())} | set(awards)
+    for pid in sorted(due | set(rows)):
+        counts: Counter[str] = found.get(pid, Counter())
+        award = awards.get(pid, "")
+        earns = (lineup.get(pid) or {}).get("kind", "player") == "player"
+        expected: dict[str, Any] = {what: counts.get(what, 0) for what in spp.AWARDS}
+        expected |= {"award": award, "spp": spp.points(counts, award) if earns else 0}
+        row = rows.get(pid)
+        if row is None:
+            problems.append(f"the SPP of {pid} are not listed ({expected['spp']} earned)")
+        else:
+            problems += _differ(f"{pid}'s SPP", row, expected)
+    return problems
+
+
+def _outcome(final: MatchState | None) -> tuple[Any, Any]:
+    assert final is not None and final.result is not None
+    return final.result.get("winner"), dict(final.score)
+
+
+def _teams(event: Doc) -> list[tuple[str, Any]]:
+    data = event["data"]
+    return [(key, data[key]) for key in ("home", "away") if key in data]
+
+
+def _differ(where: str, shown: Doc, expected: Doc) -> list[str]:
+    return [
+        f"{where}: {name} is {shown.get(name)!r}, the record and the rules give {value!r}"
+        for name, value in expected.items()
+        if shown.get(name) != value
+    ]

@@ -1,0 +1,89 @@
+"""The post-match figures are recomputed from the events and the rules: an export whose
+winnings, fan factor, SPP or MVPs were forged (and its hash chain computed again) fails."""
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from matches.exports import verify
+from matches.tests.verify.conftest import Doc, forged, played_once, rechained, verify_command
+from matches.tests.verify.test_sequence_rolls import _play_a_match_with_its_sequences
+
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("verify_figures")]
+
+
+@pytest.fixture(scope="module")
+def finished(django_db_setup: None, django_db_blocker: Any) -> Iterator[Doc]:
+    for played in played_once(django_db_blocker, _play_a_match_with_its_sequences):
+        yield played["doc"]
+
+
+def step(doc: Doc, name: str, team: str | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = next(
+        e["data"]
+        for e in doc["events"]
+        if e["type"] == f"sequence_{name}" and team in (None, e["data"].get("team"))
+    )
+    return found
+
+
+def more_winnings(doc: Doc) -> None:
+    data = step(doc, "winnings", "away")
+    data["gross"] += 50_000
+    data["winnings"] += 50_000
+    data["captain_share"] += 50_000
+
+
+def a_better_fan_factor(doc: Doc) -> None:
+    step(doc, "fan_factor", "away")["change"] += 1
+
+
+def more_spp(doc: Doc) -> None:
+    step(doc, "spp")["home"][0]["spp"] += 3
+
+
+def a_touchdown_nobody_scored(doc: Doc) -> None:
+    row = step(doc, "spp")["away"][0]
+    row["touchdowns"] += 1
+    row["spp"] += 3
+
+
+def an_mvp_of_the_other_team(doc: Doc) -> None:
+    step(doc, "mvp", "home")["mje"]["id"] = "a3"
+
+
+def an_award_left_out(doc: Doc) -> None:
+    step(doc, "spp")["away"].pop()
+
+
+def another_result(doc: Doc) -> None:
+    data = step(doc, "result")
+    data["winner"] = "away" if data["winner"] == "home" else "home"
+
+
+FORGERIES: dict[str, Callable[[Doc], None]] = {
+    "winnings": more_winnings,
+    "fan factor": a_better_fan_factor,
+    "SPP": more_spp,
+    "a touchdown": a_touchdown_nobody_scored,
+    "MVP": an_mvp_of_the_other_team,
+    "an award": an_award_left_out,
+    "result": another_result,
+}
+
+
+def test_the_genuine_figures_verify(finished: Doc) -> None:
+    assert verify(finished).ok, verify(finished).problems
+
+
+@pytest.mark.parametrize("forge", FORGERIES.values(), ids=FORGERIES.keys())
+def test_a_forged_post_match_figure_fails_even_with_the_chain_computed_again(
+    finished: Doc, forge: Callable[[Doc], None], tmp_file: Path
+) -> None:
+    doc = forged(finished)
+    forge(doc)
+    _out, err, error = verify_command(rechained(doc), tmp_file)
+    assert error is not None, "the forgery verified"
+    assert "the record does not verify" in str(error) and err
