@@ -16,7 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.live import game, quick
+from matches.live import game, quick, weapons
 from matches.live.game import LiveError
 from matches.live.models import LiveEvent, LiveMatch
 from matches.models import AuditEntry
@@ -215,19 +215,19 @@ def do_cancel_challenge(match_id: int, user: AnyUser, key: str = "") -> LiveMatc
 
 
 def do_choose_injurer(match_id: int, user: AnyUser, player: str, key: str = "") -> LiveMatch:
-    return _change(match_id, key, lambda s: game.choose_injurer(s, player), user=user)
+    return _change(match_id, key, lambda s: weapons.choose_injurer(s, player), user=user)
 
 
 def do_light_bomb(match_id: int, user: AnyUser, player: str, key: str = "") -> LiveMatch:
-    return _change(match_id, key, lambda s: game.light_bomb(s, player), user=user)
+    return _change(match_id, key, lambda s: weapons.light_bomb(s, player), user=user)
 
 
 def do_throw_bomb(match_id: int, user: AnyUser, key: str = "") -> LiveMatch:
-    return _change(match_id, key, game.throw_bomb, user=user)
+    return _change(match_id, key, weapons.throw_bomb, user=user)
 
 
 def do_blast(match_id: int, user: AnyUser, victims: list[str], key: str = "") -> LiveMatch:
-    return _change(match_id, key, lambda s: game.blast(s, victims), user=user)
+    return _change(match_id, key, lambda s: weapons.blast(s, victims), user=user)
 
 
 def do_throw_player(
@@ -243,7 +243,7 @@ def do_throw_player(
     return _change(
         match_id,
         key,
-        lambda s: game.throw_player(s, thrower, small, willing=willing, phones=phones),
+        lambda s: weapons.throw_player(s, thrower, small, willing=willing, phones=phones),
         user=user,
     )
 
@@ -251,7 +251,7 @@ def do_throw_player(
 def do_land(
     match_id: int, user: AnyUser, where: str, on: str | None = None, key: str = ""
 ) -> LiveMatch:
-    return _change(match_id, key, lambda s: game.land(s, where, on), user=user)
+    return _change(match_id, key, lambda s: weapons.land(s, where, on), user=user)
 
 
 def player_of(state: game.State, token: str) -> str | None:
