@@ -115,8 +115,11 @@ def _wrestle_answer(
     return True
 
 
-def _record_standing_answer(match: Match, state: MatchState, pending: Pending, choice: Any) -> None:
-    """The decision arose and was answered at once: a row that says so, and the thread's post."""
+def _record_standing_answer(
+    match: Match, state: MatchState, pending: Pending, choice: Any, asked_in: Post
+) -> None:
+    """The decision arose and was answered at once: a row that says so, pointing to the
+    declaration's post as every question of it does, and the thread's post."""
     owner = coach_of(match, pending.to)
     now = core.now()
     _insert(
@@ -131,6 +134,7 @@ def _record_standing_answer(match: Match, state: MatchState, pending: Pending, c
             answer=choice,
             answered_by_id=owner,
             answered_how=Decision.AnsweredBy.STANDING_ORDER,
+            post=asked_in,
         )
     )
     _new_post(

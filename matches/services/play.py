@@ -249,7 +249,7 @@ def _settle(
         ordered = _standing_answer(match, resolution)
         if ordered is None:
             break
-        _record_standing_answer(match, before, resolution.pending, ordered)
+        _record_standing_answer(match, before, resolution.pending, ordered, post)
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, core.dice_for(match))
     if resolution.pending is not None:
