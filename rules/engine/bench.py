@@ -7,11 +7,12 @@ import json
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from .actions import Actor
 from .dice import FairDice
 from .options import options, reach
-from .randomplay import human_sheet, play_match, play_random_turns, random_position
+from .randomplay import Played, human_sheet, play_match, play_random_turns, random_position
 from .state import MatchState
 
 
@@ -46,37 +47,50 @@ def report(figures: dict[str, float]) -> str:
     )
 
 
+def _timed(matches: int, play: Callable[[int], Played]) -> tuple[float, list[Played]]:
+    """Play ``matches`` matches (``play(m)`` plays the m-th) and the CPU time they took."""
+    cpu = 0.0
+    played = []
+    for m in range(matches):
+        t0 = time.process_time()
+        played.append(play(m))
+        cpu += time.process_time() - t0
+    return cpu, played
+
+
+def _rates(cpu: float, played: list[Played]) -> dict[str, float]:
+    declarations = sum(p.declarations for p in played)
+    return {
+        "matches": float(len(played)),
+        "matches_per_second": len(played) / cpu,
+        "declarations_per_second": declarations / cpu,
+        "declarations_per_match": declarations / len(played),
+        "cpu_s": cpu,
+    }
+
+
 def run_matches(matches: int = 200, seed: int = 1, replay: bool = False) -> dict[str, float]:
     """Whole random legal matches, new_match to the final whistle, in one process. Timed in
     CPU time (``time.process_time``: the figure holds on a loaded machine). Decisions are
     answered inline (``resolve``'s policy), or the server's way with ``replay``."""
     rng = random.Random(seed)
-    declarations = 0
-    sizes: list[int] = []
-    full: list[int] = []
-    wall = 0.0  # playing only: measuring the state's size is not part of a match
-    for m in range(matches):
-        t0 = time.process_time()
-        played = play_match(
+    cpu, played = _timed(  # playing only: measuring the state's size is not part of a match
+        matches,
+        lambda m: play_match(
             FairDice(b"bench-seed", f"match-{m}"),
             rng,
             house_rules=m % 2 == 0,
             keep_events=False,
             replay=replay,
-        )
-        wall += time.process_time() - t0
-        declarations += played.declarations
-        sizes.append(len(json.dumps(played.state.to_json(compact=True), separators=(",", ":"))))
-        full.append(len(json.dumps(played.state.to_json(), separators=(",", ":"))))
+        ),
+    )
+    sizes = [len(json.dumps(p.state.to_json(compact=True), separators=(",", ":"))) for p in played]
+    full = [len(json.dumps(p.state.to_json(), separators=(",", ":"))) for p in played]
     return {
-        "matches": float(matches),
-        "matches_per_second": matches / wall,
-        "declarations_per_second": declarations / wall,
-        "declarations_per_match": declarations / matches,
+        **_rates(cpu, played),
         "state_bytes_max": float(max(sizes)),
         "state_bytes_median": float(statistics.median(sizes)),
         "full_state_bytes_max": float(max(full)),
-        "cpu_s": wall,
         "replay": float(replay),
     }
 
@@ -100,28 +114,20 @@ def run_plain(matches: int = 50, seed: int = 1) -> dict[str, float]:
     each declaration as the server does. CPU time."""
     rng = random.Random(seed)
     sheets = (human_sheet("h"), human_sheet("a"))
-    declarations = 0
-    cpu = 0.0
-    for m in range(matches):
-        t0 = time.process_time()
-        played = play_match(
-            FairDice(b"bench-seed", f"plain-{m}"),
-            rng,
-            house_rules=False,
-            sheets=sheets,
-            overtime=False,
-            keep_events=True,
-            copied=True,
+    return _rates(
+        *_timed(
+            matches,
+            lambda m: play_match(
+                FairDice(b"bench-seed", f"plain-{m}"),
+                rng,
+                house_rules=False,
+                sheets=sheets,
+                overtime=False,
+                keep_events=True,
+                copied=True,
+            ),
         )
-        cpu += time.process_time() - t0
-        declarations += played.declarations
-    return {
-        "matches": float(matches),
-        "matches_per_second": matches / cpu,
-        "declarations_per_second": declarations / cpu,
-        "declarations_per_match": declarations / matches,
-        "cpu_s": cpu,
-    }
+    )
 
 
 def report_plain(f: dict[str, float]) -> str:
@@ -208,26 +214,18 @@ def run_options_matches(matches: int = 10, seed: int = 1) -> dict[str, float]:
     """Whole matches by a random player picking uniformly among ``options``' list, with the
     sampler's mixed rosters (``run_matches``); CPU time."""
     rng = random.Random(seed)
-    declarations = 0
-    cpu = 0.0
-    for m in range(matches):
-        t0 = time.process_time()
-        played = play_match(
-            FairDice(b"bench-seed", f"options-{m}"),
-            rng,
-            house_rules=m % 2 == 0,
-            keep_events=False,
-            by_options=True,
+    return _rates(
+        *_timed(
+            matches,
+            lambda m: play_match(
+                FairDice(b"bench-seed", f"options-{m}"),
+                rng,
+                house_rules=m % 2 == 0,
+                keep_events=False,
+                by_options=True,
+            ),
         )
-        cpu += time.process_time() - t0
-        declarations += played.declarations
-    return {
-        "matches": float(matches),
-        "matches_per_second": matches / cpu,
-        "declarations_per_second": declarations / cpu,
-        "declarations_per_match": declarations / matches,
-        "cpu_s": cpu,
-    }
+    )
 
 
 def report_options_matches(f: dict[str, float], sampler: dict[str, float]) -> str:
