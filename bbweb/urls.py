@@ -2,11 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from bbweb import views
-from matches import api_urls
+from matches import api_urls, views_dashboard
 from matches import urls as match_urls
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views_dashboard.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/verify/<str:token>/", views.verify_email, name="verify_email"),

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -17,8 +18,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask /favicon.ico whatever the page links: they get the SVG icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 class LoginView(auth_views.LoginView):

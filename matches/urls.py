@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches import views
+from matches import views, views_dashboard, views_forum
 
 app_name = "matches"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("new/", views.schedule, name="schedule"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/live/", views.live, name="live"),
+    path("<int:pk>/verify/", views_dashboard.verify, name="verify"),
+    path("<int:pk>/forum/", views_forum.forum, name="forum"),
     path("<int:pk>/thread/", views.thread_page, name="thread"),
     path("<int:pk>/preview/", views.preview, name="preview"),
     path("<int:pk>/declare/", views.declare, name="declare"),

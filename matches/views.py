@@ -18,6 +18,7 @@ from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm,
 from matches.models import Match, Post
 from matches.services import MatchError
 from matches.thread import thread
+from matches.views_dashboard import gm_panel_context
 from matches.views_deadlines import deadline_context
 from matches.views_gm import disputes_context
 
@@ -155,8 +156,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
     )
     context["disputes_panel"] = render_to_string(
-        "matches/_disputes.html", disputes_context(request, match), request
+        "matches/_disputes.html",
+        {**disputes_context(request, match), "control_elsewhere": True},
+        request,
     )
+    if context["is_gm"]:
+        context["gm_panel"] = gm_panel_context(request, match)
     return render(request, "matches/detail.html", context)
 
 

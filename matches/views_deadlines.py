@@ -162,11 +162,6 @@ def vacation(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def my_matches(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/mine.html", {"awaiting": services.awaiting(request.user)})
-
-
-@login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request: HttpRequest) -> HttpResponse:
     user = _user(request)
