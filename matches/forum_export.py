@@ -64,6 +64,18 @@ class ForumReport:
     url: str
 
 
+def _link_words() -> str:
+    return _("On the match page")
+
+
+def _players_words() -> str:
+    return _("Players")
+
+
+def _receipt_words() -> str:
+    return _("Receipt")
+
+
 # -- escaping ----------------------------------------------------------------------------------
 
 
@@ -94,7 +106,7 @@ def bbcode_turn(turn: ForumTurn) -> str:
     ]
     for post in turn.posts:
         out.extend(_bbcode_post(post))
-    out.append(f"[url={_bbcode_url(turn.url)}]{bbcode_escape(_('On the match page'))}[/url]")
+    out.append(f"[url={_bbcode_url(turn.url)}]{bbcode_escape(_link_words())}[/url]")
     return "\n".join(out) + "\n"
 
 
@@ -124,7 +136,7 @@ def markdown_turn(turn: ForumTurn) -> str:
     for post in turn.posts:
         out.extend(_markdown_post(post))
         out.append("")
-    out.append(f"[{markdown_escape(_('On the match page'))}](<{_markdown_url(turn.url)}>)")
+    out.append(f"[{markdown_escape(_link_words())}](<{_markdown_url(turn.url)}>)")
     return "\n".join(out) + "\n"
 
 
@@ -183,14 +195,14 @@ def bbcode_report(report: ForumReport) -> str:
     if teams:
         out.extend(["", "[list]", *(f"[*]{bbcode_escape(line)}" for line in teams), "[/list]"])
     if report.players:
-        out.extend(["", f"[b]{bbcode_escape(_('Players'))}[/b]", "[list]"])
+        out.extend(["", f"[b]{bbcode_escape(_players_words())}[/b]", "[list]"])
         out.extend(f"[*]{bbcode_escape(_player_line(p))}" for p in report.players)
         out.append("[/list]")
     out.extend(
         [
             "",
-            f"{bbcode_escape(_('Receipt'))}: {bbcode_escape(report.receipt)}",
-            f"[url={_bbcode_url(report.url)}]{bbcode_escape(_('On the match page'))}[/url]",
+            f"{bbcode_escape(_receipt_words())}: {bbcode_escape(report.receipt)}",
+            f"[url={_bbcode_url(report.url)}]{bbcode_escape(_link_words())}[/url]",
         ]
     )
     return "\n".join(out) + "\n"
@@ -203,13 +215,13 @@ def markdown_report(report: ForumReport) -> str:
     if teams:
         out.extend(["", *(f"- {markdown_escape(line)}" for line in teams)])
     if report.players:
-        out.extend(["", f"**{markdown_escape(_('Players'))}**", ""])
+        out.extend(["", f"**{markdown_escape(_players_words())}**", ""])
         out.extend(f"- {markdown_escape(_player_line(p))}" for p in report.players)
     out.extend(
         [
             "",
-            f"{markdown_escape(_('Receipt'))}: `{report.receipt}`  ",
-            f"[{markdown_escape(_('On the match page'))}](<{_markdown_url(report.url)}>)",
+            f"{markdown_escape(_receipt_words())}: `{report.receipt}`  ",
+            f"[{markdown_escape(_link_words())}](<{_markdown_url(report.url)}>)",
         ]
     )
     return "\n".join(out) + "\n"

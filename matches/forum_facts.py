@@ -154,12 +154,19 @@ def report(match: Match, url: str) -> ForumReport:
         for record in PlayerMatchRecord.objects.filter(match=match).order_by("engine_id")
         if record.spp or record.injury
     )
-    facts = [f"{_('Status')}: {match.get_status_display()}"]
+    facts = [(_("Status"), match.get_status_display())]
     if match.league is not None:
-        facts.append(f"{_('League')}: {match.league.name}")
-    facts.append(f"{_('Game master')}: {match.gm.username}")
-    facts.append(f"{_('Weather')}: {label(labels.WEATHER, state.weather)}")
-    return ForumReport(teams["home"], teams["away"], tuple(facts), players, for_match(match), url)
+        facts.append((_("League"), match.league.name))
+    facts.append((_("Game master"), match.gm.username))
+    facts.append((_("Weather"), label(labels.WEATHER, state.weather)))
+    return ForumReport(
+        teams["home"],
+        teams["away"],
+        tuple(f"{name}: {value}" for name, value in facts),
+        players,
+        for_match(match),
+        url,
+    )
 
 
 def _player_name(match: Match, record: PlayerMatchRecord) -> str:
