@@ -75,10 +75,11 @@ def test_the_gm_pauses_the_match_from_its_panel_on_the_match_page(
     panel = gm.get_by_test_id("gm-panel")
     expect(panel).to_be_visible()
     expect(panel.get_by_test_id("gm-disputes")).to_have_text("0 open disputes on this match")
+    panel.get_by_text("Match control").click()
     panel.get_by_test_id("pause").click()
     expect(gm.get_by_text("Done.")).to_be_visible()
     expect(gm.get_by_test_id("gm-paused")).to_be_visible()
-    expect(gm.get_by_test_id("gm-panel").get_by_test_id("resume")).to_be_visible()
+    expect(gm.get_by_test_id("gm-panel").get_by_test_id("resume")).to_have_count(1)
     match.refresh_from_db()
     assert match.paused
 
