@@ -130,6 +130,11 @@ def event_text(names: Names, event: MatchEvent) -> str:
             "frm": data.get("frm"),
             "to": data.get("to"),
         }
+    if event.type == "action":
+        return _("%(p)s begins: %(action)s") % {
+            "p": names.player(data.get("player")),
+            "action": labels.label(labels.ACTIONS, data.get("action")),
+        }
     if event.type == "decision":
         question = labels.label(labels.DECISIONS, data.get("kind"))
         return f"{question} {choice_label(data.get('kind', ''), data.get('choice'), names)}"
