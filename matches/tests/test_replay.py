@@ -11,6 +11,7 @@ from matches import demo, replay, services
 from matches.models import Match
 from matches.tests.replays import recorded_position, walk_and_score
 from rules.engine.board import NAMES
+from teams.models import Team
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +88,13 @@ def test_a_private_match_is_replayed_for_its_coaches_and_gm_only(
 def test_the_match_page_links_its_replay(match: Match, clients: dict[str, Client]) -> None:
     page = clients["anonymous"].get(f"/matches/{match.pk}/").content.decode()
     assert f'href="/matches/{match.pk}/replay/"' in page
+
+
+def test_a_match_not_yet_on_record_has_no_frames(
+    teams: tuple[Team, Team], gm: User, clients: dict[str, Client]
+) -> None:
+    home, away = teams
+    match = services.create_match(home=home, away=away, gm=gm, prematch=True)
+    assert _frames(clients["erin"], match) == []
+    page = clients["erin"].get(f"/matches/{match.pk}/replay/").content.decode()
+    assert "Nothing of this match is on record yet." in page

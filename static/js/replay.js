@@ -51,7 +51,7 @@
   }
 
   function show(i) {
-    if (!frames.length) { return; }
+    if (!frames.length) { el("replay-text").textContent = root.dataset.empty; return; }
     at = Math.max(0, Math.min(frames.length - 1, i));
     var frame = frames[at], here = spots[at];
     Object.keys(tokens).forEach(function (pid) {
