@@ -3,7 +3,7 @@ for a thumb, and the action panel stays on the screen while the pitch scrolls un
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from matches.models import Match
@@ -11,7 +11,7 @@ from matches.tests.positions import mid_turn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-browser-passphrase"
-PHONE = {"width": 390, "height": 844}
+PHONE = ViewportSize(width=390, height=844)
 THUMB = 28  # CSS px: the smallest square a finger hits reliably
 
 
