@@ -14,6 +14,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from matches import folding, labels
 from matches.models import Match, MatchEvent
@@ -23,6 +24,25 @@ from rules.engine import Event, MatchState, Watch
 from rules.engine.board import NAMES
 
 CACHE_SECONDS = 24 * 3600
+# What the game master did, in words: the play around these events is on the pitch already.
+GM_EVENTS = {
+    "dispute_raised": _lazy("A coach raises a dispute"),
+    "dismissed": _lazy("The game master dismisses the dispute"),
+    "upheld": _lazy("The game master upholds the dispute"),
+    "rewind": _lazy("The game master takes the play back"),
+    "granted_reroll": _lazy("The game master has the roll made again"),
+    "correction": _lazy("The game master corrects a player's place or state"),
+    "award": _lazy("The game master awards the match"),
+    "match_ended": _lazy("The game master ends the match"),
+    "deadline_extended": _lazy("The game master extends the deadline"),
+    "deadline_set": _lazy("The game master sets the deadline"),
+    "paused": _lazy("The game master pauses the match"),
+    "resumed": _lazy("The game master resumes the match"),
+    "locked": _lazy("The match is locked"),
+    "unlocked": _lazy("The match is unlocked"),
+    "coach_replaced": _lazy("The game master puts in another coach"),
+    "match_closed": _lazy("The game master closes the match"),
+}
 
 # A player on the pitch: [square, state, holds the ball, team]
 Spot = tuple[str, str, bool, str]
@@ -78,8 +98,8 @@ def frames(match: Match) -> list[Frame]:
     queued: deque[tuple[str, View]] = deque()  # the views of an action's events to come
     out: list[Frame] = []
     for event in events:
-        if event.number in undone:
-            continue
+        if event.number in undone or event.type.startswith("sequence_"):
+            continue  # the pre- and post-match sequence is not on the pitch
         if event.type == "match_created":
             state = MatchState.from_json(event.data["state"])
             shown = view(state)
@@ -130,6 +150,8 @@ def event_text(names: Names, event: MatchEvent) -> str:
             "frm": data.get("frm"),
             "to": data.get("to"),
         }
+    if event.type in GM_EVENTS:
+        return str(GM_EVENTS[event.type])
     if event.type == "action":
         return _("%(p)s begins: %(action)s") % {
             "p": names.player(data.get("player")),

@@ -25,6 +25,7 @@ def _frames(client: Client, match: Match) -> list[dict[str, object]]:
 
 def test_the_last_frame_of_a_played_match_is_its_stored_state(match: Match) -> None:
     demo.play(match, random.Random(3), turns=3)
+    demo.concede(match)
     match.refresh_from_db()
     state = services.load_state(match)
     last = replay.frames(match)[-1].view
@@ -35,6 +36,8 @@ def test_the_last_frame_of_a_played_match_is_its_stored_state(match: Match) -> N
     }
     assert last.score == (state.score["home"], state.score["away"])
     assert last.turn == (state.turn["home"], state.turn["away"])
+    assert match.events.filter(type__startswith="sequence_").exists()
+    assert all(not f.text.startswith("sequence") for f in replay.frames(match))
 
 
 def test_a_walk_and_a_touchdown_are_replayed_event_by_event(
@@ -70,6 +73,14 @@ def test_undone_play_is_not_replayed(
     frames = _frames(clients["alice"], match)
     assert all(not str(f["text"]).startswith("Touchdown") for f in frames)
     assert frames[-1]["score"] == [0, 0]
+    assert [f["text"] for f in frames[-2:]] == [
+        "A coach raises a dispute",
+        "The game master takes the play back",
+    ]
+    spanish = clients["alice"].get(
+        f"/matches/{match.pk}/replay/frames/", headers={"accept-language": "es"}
+    )
+    assert spanish.json()["frames"][-1]["text"] == "El máster deshace la jugada"
 
 
 def test_a_private_match_is_replayed_for_its_coaches_and_gm_only(
