@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules.engine import Answer, Declaration, Dice, MatchState, Resolution, resolve
+from rules.engine import Answer, Declaration, Dice, MatchState, Resolution, Watch, resolve
 
 ACTING_EVENTS = frozenset(("declaration", "granted_reroll"))
 RULING_EVENTS = frozenset(("rewind", "granted_reroll", "correction", "award", "match_ended"))
@@ -102,14 +102,18 @@ class SplicedDice:
         return self.base.face(self.actual(index), sides)
 
 
-def resolve_recorded(state: MatchState, data: Mapping[str, Any], dice: Dice) -> Resolution:
-    """A declaration (or a granted re-roll) resolved again with the answers it records."""
+def resolve_recorded(
+    state: MatchState, data: Mapping[str, Any], dice: Dice, watch: Watch | None = None
+) -> Resolution:
+    """A declaration (or a granted re-roll) resolved again with the answers it records;
+    ``watch`` sees its events one by one (see ``rules.engine.resolve``)."""
     return resolve(
         state,
         data["actor"],
         Declaration.from_json(data["declaration"]),
         tuple(Answer.from_json(a) for a in data["answers"]),
         dice,
+        watch=watch,
     )
 
 
@@ -118,7 +122,9 @@ def spliced(state: MatchState, data: Mapping[str, Any], dice: Dice) -> SplicedDi
     return SplicedDice(dice, state.dice_used, list(data["keep"]), data["new_from"])
 
 
-def apply_ruling(state: MatchState, event: Recorded, dice: Dice) -> MatchState:
+def apply_ruling(
+    state: MatchState, event: Recorded, dice: Dice, watch: Watch | None = None
+) -> MatchState:
     data = event.data
     if event.type == "rewind":
         rewound = state.copy()
@@ -127,7 +133,7 @@ def apply_ruling(state: MatchState, event: Recorded, dice: Dice) -> MatchState:
         return rewound
     if event.type == "granted_reroll":
         reroll_dice = spliced(state, data, dice)
-        after = resolve_recorded(state, data, reroll_dice).state
+        after = resolve_recorded(state, data, reroll_dice, watch).state
         after.dice_used = reroll_dice.actual(after.dice_used)
         return after
     if event.type == "correction":

@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -16,6 +16,8 @@ from matches import labels, page, services
 from matches.access import may_read
 from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm, ScheduleForm
 from matches.models import Match, Post
+from matches.pitch import grid_svg
+from matches.replay import replay_document
 from matches.services import MatchError
 from matches.thread import thread
 from matches.views_dashboard import gm_panel_context
@@ -163,6 +165,24 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     if context["is_gm"]:
         context["gm_panel"] = gm_panel_context(request, match)
     return render(request, "matches/detail.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match stepped through post by post and event by event (the frames come from
+    ``replay_frames``)."""
+    match = _readable(request, pk)
+    if match is None:
+        return redirect_to_login(request.get_full_path())
+    return render(request, "matches/replay.html", {"match": match, "grid": grid_svg()})
+
+
+@require_GET
+def replay_frames(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _readable(request, pk)
+    if match is None:
+        return HttpResponse(status=403)
+    return JsonResponse(replay_document(match))
 
 
 @require_GET

@@ -14,7 +14,7 @@ from .actions import (
     IllegalAction,
     Resolution,
 )
-from .context import InvalidAnswer, Policy
+from .context import InvalidAnswer, Policy, Watch
 from .dice import Dice, DiceExhausted, FairDice, ScriptedDice, commitment
 from .legal import check_answer, legal, legal_declarations
 from .match import PlayerSheet, TeamSheet, new_match
@@ -45,6 +45,7 @@ __all__ = [
     "SplitTeam",
     "Team",
     "TeamSheet",
+    "Watch",
     "chance",
     "check_answer",
     "commitment",

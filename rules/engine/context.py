@@ -18,6 +18,22 @@ CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim", "brib
 # Consulted when the engine would stop for a decision: an answer continues at once (exactly as
 # if the caller had resolved again with that answer appended), None stops as usual.
 Policy = Callable[[Pending], Answer | None]
+# Shown each event as it is recorded, with the state as it stands at that moment (a replay's
+# frames); the state goes on changing after the call, so a watcher copies what it keeps.
+Watch = Callable[[Event, MatchState], None]
+
+
+class _WatchedEvents(list[Event]):
+    """A resolution's events, each shown to ``watch`` with the state when it is recorded."""
+
+    def __init__(self, st: MatchState, watch: Watch) -> None:
+        super().__init__()
+        self.st = st
+        self.watch = watch
+
+    def append(self, event: Event) -> None:
+        super().append(event)
+        self.watch(event, self.st)
 
 
 class InvalidAnswer(ValueError):
@@ -86,13 +102,14 @@ class Ctx:
         policy: Policy | None = None,
         owned: bool = False,
         record: bool = True,
+        watch: Watch | None = None,
     ):
         self.st = st
         self.dice = dice
         self.answers = answers
         self.policy = policy
         self.ai = 0
-        self.events: list[Event] = []
+        self.events: list[Event] = [] if watch is None else _WatchedEvents(st, watch)
         self.record = record  # events are kept (random play may drop them unseen)
         # ``mp(pid)``: the player, safe to change: the player itself when ``owned`` (every
         # player of ``st`` belongs to this resolution), else copied on its first change

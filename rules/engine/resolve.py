@@ -16,7 +16,7 @@ from . import flow, specials
 from .actions import Actor, Answer, Declaration, IllegalAction, Resolution
 from .ball import _flush_loose
 from .board import NAMES, NEIGHBOURS, adjacent, parse_square, parse_squares, xy
-from .context import Ctx, InvalidAnswer, Policy, _d6_roll, _Mover, _offer_reroll, _Stop
+from .context import Ctx, InvalidAnswer, Policy, Watch, _d6_roll, _Mover, _offer_reroll, _Stop
 from .core import end_zone_of_opponent
 from .dice import Dice
 from .foul import _foul
@@ -346,6 +346,7 @@ def resolve(
     *,
     in_place: bool = False,
     keep_events: bool = True,
+    watch: Watch | None = None,
 ) -> Resolution:
     """Resolve a (legal) declaration. See the module docstring for pending decisions.
 
@@ -359,12 +360,14 @@ def resolve(
     ``in_place``: change ``state`` and its players themselves instead of copies, for a caller
     that drops the state it passes (random play). Only with a policy that answers every
     decision: a stop would leave the state half-resolved (RuntimeError). ``keep_events``
-    False: no event is kept (``events`` is empty), for a caller that would drop them."""
+    False: no event is kept (``events`` is empty), for a caller that would drop them.
+    ``watch(event, state)`` sees each event as it is recorded, with the state at that moment
+    (a replay steps through a declaration event by event with it)."""
     act = Actor.parse(actor) if isinstance(actor, str) else actor
     st = state if in_place else state.copy()
     st.pending = None
     st.turnover = False
-    ctx = Ctx(st, dice, answers, act, policy, owned=in_place, record=keep_events)
+    ctx = Ctx(st, dice, answers, act, policy, owned=in_place, record=keep_events, watch=watch)
     action = declaration.action
     try:
         if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first

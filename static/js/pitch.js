@@ -108,6 +108,8 @@
     var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     var m = moves[e.key];
     if (!m) { return; }
+    // an upright pitch (a phone's, see orient.js) has its columns down and its rows across
+    if (el.closest("svg").classList.contains("upright")) { m = [m[1], m[0]]; }
     var sq = el.dataset.square;
     var col = COLUMNS.indexOf(sq[0]) + m[0], row = parseInt(sq.slice(1), 10) + m[1];
     if (col < 0 || col > 25 || row < 1 || row > 15) { return; }
