@@ -40,7 +40,8 @@ from .pathing import (
     SQ_AT,
     STRIDE,
     VALID,
-    ChanceClass,
+    Class,
+    Pitch,
     Walk,
     bit_names,
     bit_squares,
@@ -114,7 +115,7 @@ class _Way(NamedTuple):
 
     chance: float
     square: int
-    cls: ChanceClass
+    cls: Class
 
 
 class Reach:
@@ -122,21 +123,21 @@ class Reach:
 
     __slots__ = ("_classes", "_squares", "_steps", "_walk")
 
-    def __init__(self, walk: Walk, classes: list[ChanceClass]) -> None:
+    def __init__(self, walk: Walk, classes: list[Class]) -> None:
         self._walk = walk
         self._classes = classes
         self._squares: dict[str, float] | None = None
-        self._steps: dict[tuple[int, bool], list[ChanceClass]] | None = None
+        self._steps: dict[tuple[int, bool], list[Class]] | None = None
 
-    def _trace(self, sq: int, c: ChanceClass) -> tuple[str, ...]:
+    def _trace(self, sq: int, c: Class) -> tuple[str, ...]:
         if self._steps is None:
             self._steps = classes_by_steps(self._classes)
         return tuple(NAMES[q] for q in trace(self._walk, self._steps, sq, c))
 
-    def _class_of(self, sq: int) -> ChanceClass | None:
+    def _class_of(self, sq: int) -> Class | None:
         bit = BIT[sq]
         for c in self._classes:
-            if c.bits & bit:
+            if c[3] & bit:
                 return c
         return None
 
@@ -146,11 +147,11 @@ class Reach:
         if self._squares is None:
             by_chance: dict[float, int] = {}  # (sets of one chance, in ``_classes``' order)
             done = 0
-            for c in self._classes:
-                new = c.bits & ~done
+            for chance, _, _, bits in self._classes:
+                new = bits & ~done
                 if new:
                     done |= new
-                    by_chance[c.chance] = by_chance.get(c.chance, 0) | new
+                    by_chance[chance] = by_chance.get(chance, 0) | new
             out: dict[str, float] = {}
             for chance, bits in by_chance.items():
                 out.update(dict.fromkeys(bit_names(bits), chance))
@@ -159,7 +160,7 @@ class Reach:
 
     def chance(self, square: str) -> float:
         c = self._class_of(parse_square(square))
-        return 0.0 if c is None else c.chance
+        return 0.0 if c is None else c[0]
 
     def path(self, square: str) -> tuple[str, ...] | None:
         """The squares entered one by one on a safest way to ``square`` (empty for its own
@@ -168,7 +169,7 @@ class Reach:
         c = self._class_of(s)
         if c is None:
             return None
-        if c.steps == 0:
+        if c[1] == 0:
             return ()
         return self._trace(s, c)
 
@@ -182,26 +183,26 @@ class Reach:
         walk = self._walk
         ma_left, gfi = walk.ma_left, walk.gfi
         for c in self._classes:
-            chance = c.chance
+            chance, steps, _, found = c
             if chance <= best_chance + 1e-12:
                 break
-            hit = c.bits & bits
-            if not hit or (most is not None and c.steps > most):
+            hit = found & bits
+            if not hit or (most is not None and steps > most):
                 continue
             if then:
-                for k in range(c.steps + 1, c.steps + 1 + then):
+                for k in range(steps + 1, steps + 1 + then):
                     if k > ma_left:
                         chance *= gfi
             if chance > best_chance + 1e-12:
                 best = _Way(chance, SQ_AT[(hit & -hit).bit_length() - 1], c)
                 best_chance = chance
-                if chance == c.chance:
+                if chance == c[0]:
                     break
         return best
 
     def way_path(self, way: _Way) -> tuple[str, ...]:
         """The squares entered on ``way``."""
-        return () if way.cls.steps == 0 else self._trace(way.square, way.cls)
+        return () if way.cls[1] == 0 else self._trace(way.square, way.cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +335,12 @@ def options(state: MatchState, actor: Actor | str) -> TurnOptions:
     return TurnOptions(state, act, out, tuple(team))
 
 
-def _within(classes: list[ChanceClass], budget: int) -> list[int]:
+def _within(classes: list[Class], budget: int) -> list[int]:
     """``_walkable`` read from ``safest_classes``'s sets: a square reachable in k squares is in
     a set of at most k squares (a set only loses the squares reached in as few squares)."""
     within = [0] * (budget + 1)
-    for c in classes:
-        within[c.steps] |= c.bits
+    for _, steps, _, bits in classes:
+        within[steps] |= bits
     for k in range(1, budget + 1):
         within[k] |= within[k - 1]
     return within
@@ -506,7 +507,7 @@ def _with_ball(
     walk = reach._walk
     frontier = BIT[ball]
     trail = [frontier]
-    for _ in range(walk.budget - first.cls.steps):
+    for _ in range(walk.budget - first.cls[1]):
         frontier |= grow(frontier) & walk.empty
         trail.append(frontier)
         if frontier & bits:
@@ -523,7 +524,7 @@ def _with_ball(
     if tail[0] == ball:
         tail = tail[1:]
     chance = first.chance
-    k, cur = first.cls.steps, ball
+    k, cur = first.cls[1], ball
     for sq in tail:
         k += 1
         chance *= walk.factor(cur, sq, k, leap=False)
