@@ -23,6 +23,9 @@ _NBYTES = (WIDTH * STRIDE + 7) // 8
 SQ_AT: dict[int, int] = {b.bit_length() - 1: s for s, b in enumerate(BIT)}
 _NAME_AT: tuple[str, ...] = tuple(NAMES[SQ_AT[i]] if i in SQ_AT else "" for i in range(_NBYTES * 8))
 AROUND: tuple[int, ...] = tuple(sum(BIT[n] for n in NEIGHBOURS[s]) for s in range(SQUARES))
+_AROUND_AT: tuple[int, ...] = tuple(
+    AROUND[SQ_AT[i]] if i in SQ_AT else 0 for i in range(_NBYTES * 8)
+)
 _DECODE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(  # byte position, value -> squares
     tuple(
         tuple(SQ_AT[i * 8 + j] for j in range(8) if v >> j & 1 and i * 8 + j in SQ_AT)
@@ -45,15 +48,28 @@ def grow(b: int) -> int:
     return (h | (h << STRIDE) | (h >> STRIDE)) & VALID
 
 
-def jump(b: int) -> int:
-    """The squares exactly two king steps from a square of a set (Leap)."""
+def _ring2(b: int) -> int:
     out = 0
     for k in _RING2:
         out |= b << k if k > 0 else b >> -k
     return out & VALID
 
 
-_JUMPS: tuple[int, ...] = tuple(jump(BIT[s]) for s in range(SQUARES))  # Leap from each
+_JUMPS: tuple[int, ...] = tuple(_ring2(BIT[s]) for s in range(SQUARES))  # Leap from each
+_JUMP_AT: tuple[int, ...] = tuple(_JUMPS[SQ_AT[i]] if i in SQ_AT else 0 for i in range(_NBYTES * 8))
+
+
+def jump(b: int) -> int:
+    """The squares exactly two king steps from a square of a set (Leap); a set of one or
+    two squares at a look-up each."""
+    if b.bit_count() > 2:
+        return _ring2(b)
+    out = 0
+    while b:
+        low = b & -b
+        out |= _JUMP_AT[low.bit_length() - 1]
+        b ^= low
+    return out
 
 
 def bit_squares(b: int) -> list[int]:
@@ -130,10 +146,12 @@ class Zones:
     def __init__(self, st: MatchState, team: str, *, stunty: bool) -> None:
         marked = odd = 0
         ones = twos = fours = 0  # the count on each square, in three bit planes
-        for q in st.players.values():
-            if q.team == team or q.at is None or q.state != "standing" or q.no_tz:
+        players = st.players
+        for at, pid in st.board.items():
+            q = players[pid]
+            if q.team == team or q.state != "standing" or q.no_tz:
                 continue
-            m = AROUND[q.at]
+            m = AROUND[at]
             marked |= m
             if q.skills & _ODD:
                 odd |= m
@@ -145,16 +163,25 @@ class Zones:
                 fours |= c2
         self.marked = marked
         self.odd = odd
-        planes: list[tuple[int, int]] = []
-        if ones | twos | fours:
-            for c in range(1, 8):
-                m = (ones if c & 1 else ~ones) & (twos if c & 2 else ~twos)
-                m &= fours if c & 4 else ~fours
-                m &= VALID
-                if m:
-                    planes.append((c, m))
-        self.planes = planes
+        self.planes = _planes(ones, twos, fours)
         self.counted = ones | twos | fours
+
+
+def _planes(ones: int, twos: int, fours: int) -> list[tuple[int, int]]:
+    """The squares by count of zones, from the count's three bit planes (a count of three
+    or more is rare: the sets of one and two first, at few operations)."""
+    if not fours:
+        if not twos:
+            return [(1, ones)] if ones else []
+        planes = [(1, ones & ~twos), (2, twos & ~ones), (3, ones & twos)]
+        return [(c, m) for c, m in planes if m]
+    planes = []
+    for c in range(1, 8):
+        m = (ones if c & 1 else ~ones) & (twos if c & 2 else ~twos)
+        m &= fours if c & 4 else ~fours
+        if m:
+            planes.append((c, m))
+    return planes
 
 
 class Pitch:
@@ -210,6 +237,7 @@ class Walk:
             self.ball = BIT[ball]
             self.pick = self._pick(ball)
         self._odd_cache: dict[int, tuple[int, bool, float]] = {}
+        self._odd_splits: dict[int, list[tuple[int, float]]] = {}
 
     def _pick(self, ball: int) -> float:
         p, st = self.p, self.st
@@ -288,8 +316,13 @@ class Walk:
 
     def odd_split(self, frm: int) -> list[tuple[int, float]]:
         """``split``'s sets and chances for a dodge out of ``frm``, marked by an odd player."""
-        chances = self.odd_dodges(frm)
-        return [(VALID & ~self.counted, chances[0])] + [(m, chances[c]) for c, m in self.planes]
+        known = self._odd_splits.get(frm)
+        if known is None:
+            chances = self.odd_dodges(frm)
+            known = [(VALID & ~self.counted, chances[0])]
+            known += [(m, chances[c]) for c, m in self.planes]
+            self._odd_splits[frm] = known
+        return known
 
     def split(self) -> list[tuple[int, float]]:
         """A dodge's chance by the squares entered: (the squares, the chance) for those no
@@ -372,8 +405,7 @@ def safest_classes(walk: Walk) -> list[Class]:
             gone = ~bits
             if not leapt:
                 if k < top:
-                    for j in range(k, top):
-                        open_k[j] &= gone
+                    open_k[k:top] = map(gone.__and__, open_k[k:top])
                 else:
                     for j in range(top, k):
                         open_k[j] = open_all
@@ -381,8 +413,7 @@ def safest_classes(walk: Walk) -> list[Class]:
                 open_all &= gone
             if leap:
                 if k < l_top:
-                    for j in range(k, l_top):
-                        l_open_k[j] &= gone
+                    l_open_k[k:l_top] = map(gone.__and__, l_open_k[k:l_top])
                 else:
                     for j in range(l_top, k):
                         l_open_k[j] = l_open_all
@@ -400,8 +431,11 @@ def safest_classes(walk: Walk) -> list[Class]:
                 open_ = empty & (open_k[k1] if k1 < top else open_all)
             plain = bits & plain_mask
             if plain:
-                h = plain | (plain << 1) | (plain >> 1)
-                d = (h | (h << STRIDE) | (h >> STRIDE)) & open_
+                if plain.bit_count() == 1:  # (a square's neighbours at one look-up)
+                    d = _AROUND_AT[plain.bit_length() - 1] & open_
+                else:
+                    h = plain | (plain << 1) | (plain >> 1)
+                    d = (h | (h << STRIDE) | (h >> STRIDE)) & open_
                 if d:
                     for m, c in split:
                         part = d & m
@@ -440,8 +474,11 @@ def safest_classes(walk: Walk) -> list[Class]:
             free = bits & free_mask
             if not free:
                 break
-            h = free | (free << 1) | (free >> 1)
-            d = (h | (h << STRIDE) | (h >> STRIDE)) & open_
+            if free.bit_count() == 1:
+                d = _AROUND_AT[free.bit_length() - 1] & open_
+            else:
+                h = free | (free << 1) | (free >> 1)
+                d = (h | (h << STRIDE) | (h >> STRIDE)) & open_
             if not d:
                 break
             if nq != neg or d & ball:
