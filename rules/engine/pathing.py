@@ -141,7 +141,7 @@ class Zones:
     set per count, 1 to 7; Titchy players' zones not counted; none at all for a Stunty
     mover)."""
 
-    __slots__ = ("counted", "marked", "odd", "planes")
+    __slots__ = ("counted", "marked", "odd", "planes", "uncounted")
 
     def __init__(self, st: MatchState, team: str, *, stunty: bool) -> None:
         marked = odd = 0
@@ -165,6 +165,7 @@ class Zones:
         self.odd = odd
         self.planes = _planes(ones, twos, fours)
         self.counted = ones | twos | fours
+        self.uncounted = VALID & ~self.counted
 
 
 def _planes(ones: int, twos: int, fours: int) -> list[tuple[int, int]]:
@@ -206,6 +207,31 @@ class Pitch:
 class Walk:
     """What one player's steps cost this action."""
 
+    __slots__ = (
+        "_odd_cache",
+        "_odd_splits",
+        "at",
+        "ball",
+        "base",
+        "budget",
+        "counted",
+        "dodges",
+        "empty",
+        "gfi",
+        "leap",
+        "leaps",
+        "ma_left",
+        "marked",
+        "odd",
+        "p",
+        "pick",
+        "planes",
+        "st",
+        "start",
+        "target",
+        "uncounted",
+    )
+
     def __init__(self, st: MatchState, p: Player, budget: int, pitch: Pitch | None = None) -> None:
         assert p.at is not None
         self.st = st
@@ -221,6 +247,7 @@ class Walk:
         self.odd = zones.odd
         self.planes = zones.planes
         self.counted = zones.counted
+        self.uncounted = zones.uncounted
         prone = p.state == "prone" and "Jump Up" not in skills
         self.ma_left = max(p.ma - 3, 0) if prone else p.ma
         self.gfi = _d6(3 if st.weather == "blizzard" else 2, 0, False)
@@ -319,7 +346,7 @@ class Walk:
         known = self._odd_splits.get(frm)
         if known is None:
             chances = self.odd_dodges(frm)
-            known = [(VALID & ~self.counted, chances[0])]
+            known = [(self.uncounted, chances[0])]
             known += [(m, chances[c]) for c, m in self.planes]
             self._odd_splits[frm] = known
         return known
@@ -328,7 +355,7 @@ class Walk:
         """A dodge's chance by the squares entered: (the squares, the chance) for those no
         zone is counted on, then for each count of zones."""
         dodges = self.dodges
-        return [(VALID & ~self.counted, dodges[0])] + [(m, dodges[c]) for c, m in self.planes]
+        return [(self.uncounted, dodges[0])] + [(m, dodges[c]) for c, m in self.planes]
 
 
 Class = tuple[float, int, bool, int]
