@@ -321,6 +321,14 @@ class TurnOptions:
     team: tuple[str, ...] = ()
     pitch: Pitch | None = None  # what every player's search reads from the state, found once
 
+    def reach(self, player_id: str) -> Reach | None:
+        """``reach`` of one of the players listed, from the pitch already read (None when it
+        is not listed or is a Ball & Chain player)."""
+        if player_id not in self.players:
+            return None
+        pitch = self.pitch if self.pitch is not None else Pitch(self.state)
+        return reach(self.state, player_id, pitch)
+
     def player(self, player_id: str) -> PlayerOptions:
         """The squares and targets of one of the players listed (of the state as it was when
         listed: the players' actions and the pitch are not worked out again)."""
@@ -455,14 +463,14 @@ def _others_on_pitch(st: MatchState, p: Player) -> bool:
     return any(q.team == p.team and q.id != p.id and q.at is not None for q in st.players.values())
 
 
-def reach(state: MatchState, player_id: str) -> Reach | None:
+def reach(state: MatchState, player_id: str, pitch: Pitch | None = None) -> Reach | None:
     """The squares a player on the pitch can reach by a Move now, with their safest paths and
     chances (whether it may act is not checked: ``options`` does that); None for a Ball &
-    Chain player, whose squares are rolled."""
+    Chain player, whose squares are rolled. ``pitch``: the state's pitch, when already read."""
     p = state.players[player_id]
     if p.at is None or "Ball & Chain" in p.skills:
         return None
-    walk = Walk(state, p, move_budget(p))
+    walk = Walk(state, p, move_budget(p), pitch)
     return Reach(walk, safest_classes(walk))
 
 
