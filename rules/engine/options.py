@@ -145,17 +145,21 @@ class Reach:
     def squares(self) -> dict[str, float]:
         """Every square it can reach (its own included), with the chance of the safest path."""
         if self._squares is None:
-            by_chance: dict[float, int] = {}  # (sets of one chance, in ``_classes``' order)
-            done = 0
-            for chance, _, _, bits in self._classes:
-                new = bits & ~done
-                if new:
-                    done |= new
-                    by_chance[chance] = by_chance.get(chance, 0) | new
             out: dict[str, float] = {}
-            for chance, bits in by_chance.items():
-                for name in bit_names(bits):
-                    out[name] = chance
+            left = VALID  # the squares not met yet
+            group, group_chance = 0, -1.0  # (the sets come by chance: one chance's together)
+            for chance, _, _, bits in self._classes:
+                new = bits & left
+                if new:
+                    left ^= new
+                    if chance == group_chance:
+                        group |= new
+                        continue
+                    for name in bit_names(group):
+                        out[name] = group_chance
+                    group, group_chance = new, chance
+            for name in bit_names(group):
+                out[name] = group_chance
             self._squares = out
         return self._squares
 
