@@ -20,7 +20,10 @@ Multiple Block's second target, Stab, Hypnotic Gaze and Ball & Chain facings (ea
 ``actions`` still names the action where it applies).
 
 Speed: squares are sets of bits (a column every 17 bits, so that a king step and Leap's jump of
-two are shifts), grown one step at a time with one set per distinct chance.
+two are shifts), grown one step at a time with one set per distinct chance (``pathing``). What
+depends on the state alone (the occupied squares, each team's tackle zones) is read once per
+``options`` call and shared by its players (``TurnOptions.reach`` and ``.player``); the targets
+of a kind are found at one pass over a player's sets. ``manage.py bench`` prints the costs.
 """
 
 from __future__ import annotations
