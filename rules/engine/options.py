@@ -510,8 +510,8 @@ def _player_options(
     if actions is None:
         actions = _actions(state, act, p, _within(classes, budget))
     block: list[Target] = []
-    standing: list[Player] = []  # the opponents a Blitz may aim at, then those a Foul may
-    down: list[Player] = []
+    standing: list[Player] = []  # opponents a Blitz may aim at
+    down: list[Player] = []  # opponents a Foul may aim at
     passes: list[Target] = []
     hand_off: list[Target] = []
     carry = _Carry(state, p, reach) if "pass" in actions or "hand_off" in actions else None
