@@ -20,7 +20,10 @@ Multiple Block's second target, Stab, Hypnotic Gaze and Ball & Chain facings (ea
 ``actions`` still names the action where it applies).
 
 Speed: squares are sets of bits (a column every 17 bits, so that a king step and Leap's jump of
-two are shifts), grown one step at a time with one set per distinct chance.
+two are shifts), grown one step at a time with one set per distinct chance (``pathing``). What
+depends on the state alone (the occupied squares, each team's tackle zones) is read once per
+``options`` call and shared by its players (``TurnOptions.reach`` and ``.player``); the targets
+of a kind are found at one pass over a player's sets. ``manage.py bench`` prints the costs.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from .pathing import (
     SQ_AT,
     STRIDE,
     VALID,
-    ChanceClass,
+    Class,
+    Pitch,
     Walk,
     bit_names,
     bit_squares,
@@ -114,7 +118,7 @@ class _Way(NamedTuple):
 
     chance: float
     square: int
-    cls: ChanceClass
+    cls: Class
 
 
 class Reach:
@@ -122,21 +126,21 @@ class Reach:
 
     __slots__ = ("_classes", "_squares", "_steps", "_walk")
 
-    def __init__(self, walk: Walk, classes: list[ChanceClass]) -> None:
+    def __init__(self, walk: Walk, classes: list[Class]) -> None:
         self._walk = walk
         self._classes = classes
         self._squares: dict[str, float] | None = None
-        self._steps: dict[tuple[int, bool], list[ChanceClass]] | None = None
+        self._steps: dict[tuple[int, bool], list[Class]] | None = None
 
-    def _trace(self, sq: int, c: ChanceClass) -> tuple[str, ...]:
+    def _trace(self, sq: int, c: Class) -> tuple[str, ...]:
         if self._steps is None:
             self._steps = classes_by_steps(self._classes)
         return tuple(NAMES[q] for q in trace(self._walk, self._steps, sq, c))
 
-    def _class_of(self, sq: int) -> ChanceClass | None:
+    def _class_of(self, sq: int) -> Class | None:
         bit = BIT[sq]
         for c in self._classes:
-            if c.bits & bit:
+            if c[3] & bit:
                 return c
         return None
 
@@ -144,22 +148,27 @@ class Reach:
     def squares(self) -> dict[str, float]:
         """Every square it can reach (its own included), with the chance of the safest path."""
         if self._squares is None:
-            by_chance: dict[float, int] = {}  # (sets of one chance, in ``_classes``' order)
-            done = 0
-            for c in self._classes:
-                new = c.bits & ~done
-                if new:
-                    done |= new
-                    by_chance[c.chance] = by_chance.get(c.chance, 0) | new
             out: dict[str, float] = {}
-            for chance, bits in by_chance.items():
-                out.update(dict.fromkeys(bit_names(bits), chance))
+            left = VALID  # the squares not met yet
+            group, group_chance = 0, -1.0  # (the sets come by chance: one chance's together)
+            for chance, _, _, bits in self._classes:
+                new = bits & left
+                if new:
+                    left ^= new
+                    if chance == group_chance:
+                        group |= new
+                        continue
+                    for name in bit_names(group):
+                        out[name] = group_chance
+                    group, group_chance = new, chance
+            for name in bit_names(group):
+                out[name] = group_chance
             self._squares = out
         return self._squares
 
     def chance(self, square: str) -> float:
         c = self._class_of(parse_square(square))
-        return 0.0 if c is None else c.chance
+        return 0.0 if c is None else c[0]
 
     def path(self, square: str) -> tuple[str, ...] | None:
         """The squares entered one by one on a safest way to ``square`` (empty for its own
@@ -168,7 +177,7 @@ class Reach:
         c = self._class_of(s)
         if c is None:
             return None
-        if c.steps == 0:
+        if c[1] == 0:
             return ()
         return self._trace(s, c)
 
@@ -182,26 +191,67 @@ class Reach:
         walk = self._walk
         ma_left, gfi = walk.ma_left, walk.gfi
         for c in self._classes:
-            chance = c.chance
+            chance, steps, _, found = c
             if chance <= best_chance + 1e-12:
                 break
-            hit = c.bits & bits
-            if not hit or (most is not None and c.steps > most):
+            hit = found & bits
+            if not hit or (most is not None and steps > most):
                 continue
             if then:
-                for k in range(c.steps + 1, c.steps + 1 + then):
+                for k in range(steps + 1, steps + 1 + then):
                     if k > ma_left:
                         chance *= gfi
             if chance > best_chance + 1e-12:
                 best = _Way(chance, SQ_AT[(hit & -hit).bit_length() - 1], c)
                 best_chance = chance
-                if chance == c.chance:
+                if chance == c[0]:
                     break
+        return best
+
+    def best_ways(
+        self, targets: list[int], then: int = 0, most: int | None = None
+    ) -> list[_Way | None]:
+        """``best_among`` of each set of ``targets``, at one pass over the sets found: a
+        target is settled at the first set whose chance cannot beat its way, and sets that
+        meet none of the targets left are passed over at one test."""
+        best: list[_Way | None] = [None] * len(targets)
+        best_chance = [-1.0] * len(targets)
+        left = list(range(len(targets)))
+        union = 0
+        for t in targets:
+            union |= t
+        walk = self._walk
+        ma_left, gfi = walk.ma_left, walk.gfi
+        for c in self._classes:
+            chance, steps, _, found = c
+            if not found & union or (most is not None and steps > most):
+                continue
+            reached = chance  # with ``then`` squares more
+            for k in range(steps + 1, steps + 1 + then):
+                if k > ma_left:
+                    reached *= gfi
+            still = []
+            union = 0
+            for i in left:
+                if chance <= best_chance[i] + 1e-12:
+                    continue  # no later set beats its way
+                t = targets[i]
+                hit = found & t
+                if hit and reached > best_chance[i] + 1e-12:
+                    best[i] = _Way(reached, SQ_AT[(hit & -hit).bit_length() - 1], c)
+                    best_chance[i] = reached
+                    if reached == chance:
+                        continue
+                still.append(i)
+                union |= t
+            left = still
+            if not left:
+                break
         return best
 
     def way_path(self, way: _Way) -> tuple[str, ...]:
         """The squares entered on ``way``."""
-        return () if way.cls.steps == 0 else self._trace(way.square, way.cls)
+        return () if way.cls[1] == 0 else self._trace(way.square, way.cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,23 +326,35 @@ class TurnOptions:
     actor: Actor
     players: dict[str, tuple[str, ...]] = field(default_factory=dict)
     team: tuple[str, ...] = ()
+    pitch: Pitch | None = None  # what every player's search reads from the state, found once
+
+    def reach(self, player_id: str) -> Reach | None:
+        """``reach`` of one of the players listed, from the pitch already read (None when it
+        is not listed or is a Ball & Chain player)."""
+        if player_id not in self.players:
+            return None
+        pitch = self.pitch if self.pitch is not None else Pitch(self.state)
+        return reach(self.state, player_id, pitch)
 
     def player(self, player_id: str) -> PlayerOptions:
-        """The squares and targets of one of the players listed."""
-        return player_options(self.state, self.actor, player_id)
+        """The squares and targets of one of the players listed (of the state as it was when
+        listed: the players' actions and the pitch are not worked out again)."""
+        actions = self.players.get(player_id)
+        if actions is None:
+            return PlayerOptions(player_id, (), None)
+        pitch = self.pitch if self.pitch is not None else Pitch(self.state)
+        p = self.state.players[player_id]
+        return _player_options(self.state, self.actor, p, actions, pitch)
 
 
 # ------------------------------------------------------------------------------------------
 # The options
 
 
-def _walkable(st: MatchState, p: Player, budget: int) -> list[int]:
+def _walkable(st: MatchState, p: Player, budget: int, occupied: int) -> list[int]:
     """Squares reachable (chances aside) by paths of exactly 0..budget squares, as the set
-    reached within each number of squares."""
+    reached within each number of squares (``occupied``: the squares players stand on)."""
     assert p.at is not None
-    occupied = 0
-    for s in st.board:
-        occupied |= BIT[s]
     empty = (VALID & ~occupied) | BIT[p.at]
     within = [BIT[p.at]]
     if p.rooted:
@@ -321,32 +383,38 @@ def options(state: MatchState, actor: Actor | str) -> TurnOptions:
     if state.pending is not None or act.team != state.active:
         return TurnOptions(state, act, out, ())
     rs = ruleset_for(state)
+    pitch = Pitch(state)
     for p in state.players.values():
         if p.team != act.team or p.at is None or not rs.controls(act.team, act.side, p):
             continue
         if legal(state, act, Declaration(p.id, "move")) is not None:
             continue
-        out[p.id] = _actions(state, act, p)
+        out[p.id] = _actions(state, act, p, occupied=pitch.occupied)
     if legal(state, act, Declaration(None, "claim_blitz")) is None:
         team.append("claim_blitz")
     if legal(state, act, Declaration(None, "end_turn")) is None:
         team.append("end_turn")
-    return TurnOptions(state, act, out, tuple(team))
+    return TurnOptions(state, act, out, tuple(team), pitch)
 
 
-def _within(classes: list[ChanceClass], budget: int) -> list[int]:
+def _within(classes: list[Class], budget: int) -> list[int]:
     """``_walkable`` read from ``safest_classes``'s sets: a square reachable in k squares is in
     a set of at most k squares (a set only loses the squares reached in as few squares)."""
     within = [0] * (budget + 1)
-    for c in classes:
-        within[c.steps] |= c.bits
+    for _, steps, _, bits in classes:
+        within[steps] |= bits
     for k in range(1, budget + 1):
         within[k] |= within[k - 1]
     return within
 
 
 def _actions(
-    st: MatchState, act: Actor, p: Player, within: list[int] | None = None
+    st: MatchState,
+    act: Actor,
+    p: Player,
+    within: list[int] | None = None,
+    *,
+    occupied: int | None = None,
 ) -> tuple[str, ...]:
     """The player's actions; ``within`` is ``_walkable``'s answer when already known."""
     assert p.at is not None
@@ -357,7 +425,9 @@ def _actions(
     out = ["move"]
     budget = move_budget(p)
     if within is None:
-        within = _walkable(st, p, budget)
+        if occupied is None:
+            occupied = Pitch(st).occupied
+        within = _walkable(st, p, budget, occupied)
     stand_opp = ground_opp = mates = 0
     for q in st.players.values():
         if q.at is None or q.id == p.id:
@@ -400,14 +470,14 @@ def _others_on_pitch(st: MatchState, p: Player) -> bool:
     return any(q.team == p.team and q.id != p.id and q.at is not None for q in st.players.values())
 
 
-def reach(state: MatchState, player_id: str) -> Reach | None:
+def reach(state: MatchState, player_id: str, pitch: Pitch | None = None) -> Reach | None:
     """The squares a player on the pitch can reach by a Move now, with their safest paths and
     chances (whether it may act is not checked: ``options`` does that); None for a Ball &
-    Chain player, whose squares are rolled."""
+    Chain player, whose squares are rolled. ``pitch``: the state's pitch, when already read."""
     p = state.players[player_id]
     if p.at is None or "Ball & Chain" in p.skills:
         return None
-    walk = Walk(state, p, move_budget(p))
+    walk = Walk(state, p, move_budget(p), pitch)
     return Reach(walk, safest_classes(walk))
 
 
@@ -423,117 +493,155 @@ def player_options(state: MatchState, actor: Actor | str, player_id: str) -> Pla
         or legal(state, act, Declaration(player_id, "move")) is not None
     ):
         return PlayerOptions(player_id, (), None)
+    return _player_options(state, act, p, None, Pitch(state))
+
+
+def _player_options(
+    state: MatchState, act: Actor, p: Player, actions: tuple[str, ...] | None, pitch: Pitch
+) -> PlayerOptions:
+    """``player_options`` of a player that may act (``actions``: its actions when known)."""
+    assert p.at is not None
     if "Ball & Chain" in p.skills:
-        return PlayerOptions(player_id, _actions(state, act, p), None)
+        return PlayerOptions(p.id, actions or _actions(state, act, p), None)
     budget = move_budget(p)
-    walk = Walk(state, p, budget)
+    walk = Walk(state, p, budget, pitch)
     classes = safest_classes(walk)
     reach = Reach(walk, classes)  # (``reach``, inlined: ``walk`` is needed below)
-    actions = _actions(state, act, p, _within(classes, budget))
+    if actions is None:
+        actions = _actions(state, act, p, _within(classes, budget))
     block: list[Target] = []
-    blitz: list[Target] = []
-    foul: list[Target] = []
+    standing: list[Player] = []  # opponents a Blitz may aim at
+    down: list[Player] = []  # opponents a Foul may aim at
     passes: list[Target] = []
     hand_off: list[Target] = []
+    carry = _Carry(state, p, reach) if "pass" in actions or "hand_off" in actions else None
     for q in state.players.values():
         if q.at is None or q.id == p.id:
             continue
-        near = AROUND[q.at]
-        if q.team != p.team and q.state == "standing":
-            if "block" in actions and adjacent(p.at, q.at):
-                dice, chooser = _dice(state, p, q, p.at, blitz=False)
-                block.append(Target(q.id, p.at, walk.start, (), dice=dice, chooser=chooser))
-            if "blitz" in actions:
-                way = reach.best_among(near, then=1, most=budget - 1)
-                if way is not None:
-                    dice, chooser = _dice(state, p, q, way.square, blitz=True)
-                    blitz.append(
-                        Target(
-                            q.id,
-                            way.square,
-                            way.chance,
-                            partial(reach.way_path, way),
-                            dice=dice,
-                            chooser=chooser,
-                        )
-                    )
-        elif q.team != p.team and q.state in ("prone", "stunned") and "foul" in actions:
-            way = reach.best_among(near)
-            if way is not None:
-                armour = _armour(state, p, q, way.square)
-                path = partial(reach.way_path, way)
-                foul.append(Target(q.id, way.square, way.chance, path, armour=armour))
-        elif q.team == p.team:
+        if q.team != p.team:
+            if q.state == "standing":
+                if "block" in actions and adjacent(p.at, q.at):
+                    dice, chooser = _dice(state, p, q, p.at, blitz=False)
+                    block.append(Target(q.id, p.at, walk.start, (), dice=dice, chooser=chooser))
+                standing.append(q)
+            elif q.state in ("prone", "stunned"):
+                down.append(q)
+        elif carry is not None:
             if "hand_off" in actions and q.state == "standing":
-                carried = _with_ball(state, p, reach, near)
+                carried = carry.to(AROUND[q.at])
                 if carried is not None:
                     hand_off.append(Target(q.id, *carried))
             if "pass" in actions:
-                carried = _with_ball(state, p, reach, _in_range(state, p, q.at))
+                carried = carry.to(_in_range(state, p, q.at))
                 if carried is not None:
                     band = _band(carried[0], q.at)
                     passes.append(Target(q.id, *carried, band=band))
     return PlayerOptions(
-        player_id,
+        p.id,
         actions,
         reach,
         tuple(block),
-        tuple(blitz),
-        tuple(foul),
+        _blitzes(state, p, reach, standing) if "blitz" in actions else (),
+        _fouls(state, p, reach, down) if "foul" in actions else (),
         tuple(passes),
         tuple(hand_off),
     )
 
 
-def _with_ball(
-    st: MatchState, p: Player, reach: Reach, bits: int
-) -> tuple[int, float, Callable[[], tuple[str, ...]]] | None:
-    """The safest way to a square of ``bits`` holding the ball (any way for its carrier; for
-    another player, its safest way to the ball's square, then the shortest on): (the square,
-    the chance, the path when asked)."""
-    if st.carrier == p.id:
-        way = reach.best_among(bits)
-        return None if way is None else (way.square, way.chance, partial(reach.way_path, way))
-    ball = st.ball_at
-    if ball is None or st.carrier is not None:
-        return None
-    first = reach.best_among(BIT[ball])
-    if first is None:
-        return None
-    if BIT[ball] & bits:
-        return ball, first.chance, partial(reach.way_path, first)
-    # from the ball's square, the nearest square of ``bits`` the rest of the move reaches
-    walk = reach._walk
-    frontier = BIT[ball]
-    trail = [frontier]
-    for _ in range(walk.budget - first.cls.steps):
-        frontier |= grow(frontier) & walk.empty
-        trail.append(frontier)
-        if frontier & bits:
-            break
-    if not frontier & bits:
-        return None
-    # back from a square of ``bits`` to the ball's square, one ring at a time
-    tail = [bit_squares(frontier & bits)[0]]
-    for ring in reversed(trail[:-1]):
-        if tail[-1] == ball:
-            break
-        tail.append(bit_squares(ring & AROUND[tail[-1]])[0])
-    tail.reverse()
-    if tail[0] == ball:
-        tail = tail[1:]
-    chance = first.chance
-    k, cur = first.cls.steps, ball
-    for sq in tail:
-        k += 1
-        chance *= walk.factor(cur, sq, k, leap=False)
-        cur = sq
-    rest = tuple(NAMES[sq] for sq in tail)
+def _blitzes(
+    state: MatchState, p: Player, reach: Reach, opponents: list[Player]
+) -> tuple[Target, ...]:
+    """The Blitz targets among ``opponents``: the safest way next to each with a square left
+    for the block, and the block dice from there."""
+    near = [AROUND[q.at] for q in opponents if q.at is not None]
+    ways = reach.best_ways(near, then=1, most=reach._walk.budget - 1)
+    out = []
+    for q, way in zip(opponents, ways, strict=True):
+        if way is not None:
+            dice, chooser = _dice(state, p, q, way.square, blitz=True)
+            path = partial(reach.way_path, way)
+            out.append(Target(q.id, way.square, way.chance, path, dice=dice, chooser=chooser))
+    return tuple(out)
 
-    def path() -> tuple[str, ...]:
-        return reach.way_path(first) + rest
 
-    return tail[-1], chance, path
+def _fouls(
+    state: MatchState, p: Player, reach: Reach, opponents: list[Player]
+) -> tuple[Target, ...]:
+    """The Foul targets among ``opponents`` (down): the safest way next to each, and the
+    chance the armour breaks from there."""
+    ways = reach.best_ways([AROUND[q.at] for q in opponents if q.at is not None])
+    out = []
+    for q, way in zip(opponents, ways, strict=True):
+        if way is not None:
+            armour = _armour(state, p, q, way.square)
+            path = partial(reach.way_path, way)
+            out.append(Target(q.id, way.square, way.chance, path, armour=armour))
+    return tuple(out)
+
+
+class _Carry:
+    """The safest ways to a square holding the ball: any way for its carrier; for another
+    player, its safest way to the ball's square, then the shortest on (the rings of squares
+    walked from the ball found once)."""
+
+    def __init__(self, st: MatchState, p: Player, reach: Reach) -> None:
+        self.reach = reach
+        self.carrier = st.carrier == p.id
+        self.ball = st.ball_at if st.carrier is None else None
+        self.first = None if self.ball is None else reach.best_among(BIT[self.ball])
+        self._trail: list[int] | None = None
+
+    def to(self, bits: int) -> tuple[int, float, Callable[[], tuple[str, ...]]] | None:
+        """(the square, the chance, the path when asked) of the safest way to ``bits``."""
+        reach = self.reach
+        if self.carrier:
+            way = reach.best_among(bits)
+            return None if way is None else (way.square, way.chance, partial(reach.way_path, way))
+        first, ball = self.first, self.ball
+        if first is None or ball is None:
+            return None
+        if BIT[ball] & bits:
+            return ball, first.chance, partial(reach.way_path, first)
+        trail = self.trail(first)
+        i = next((i for i, ring in enumerate(trail) if ring & bits), None)
+        if i is None:
+            return None
+        # back from a square of ``bits`` to the ball's square, one ring at a time
+        tail = [bit_squares(trail[i] & bits)[0]]
+        for ring in reversed(trail[:i]):
+            if tail[-1] == ball:
+                break
+            tail.append(bit_squares(ring & AROUND[tail[-1]])[0])
+        tail.reverse()
+        if tail[0] == ball:
+            tail = tail[1:]
+        walk = reach._walk
+        chance = first.chance
+        k, cur = first.cls[1], ball
+        for sq in tail:
+            k += 1
+            chance *= walk.factor(cur, sq, k, leap=False)
+            cur = sq
+        rest = tuple(NAMES[sq] for sq in tail)
+
+        def path() -> tuple[str, ...]:
+            return reach.way_path(first) + rest
+
+        return tail[-1], chance, path
+
+    def trail(self, first: _Way) -> list[int]:
+        """The squares within 0, 1, ... squares of the ball's square, for the rest of the
+        move after the safest way to it."""
+        if self._trail is None:
+            walk = self.reach._walk
+            assert self.ball is not None
+            frontier = BIT[self.ball]
+            trail = [frontier]
+            for _ in range(walk.budget - first.cls[1]):
+                frontier |= grow(frontier) & walk.empty
+                trail.append(frontier)
+            self._trail = trail
+        return self._trail
 
 
 def _in_range(st: MatchState, p: Player, at: int) -> int:

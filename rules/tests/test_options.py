@@ -14,6 +14,7 @@ from rules.engine.actions import Actor, Declaration
 from rules.engine.board import NAMES, NEIGHBOURS, adjacent, distance, parse_square
 from rules.engine.core import move_budget
 from rules.engine.options import PlayerOptions, reach
+from rules.engine.pathing import Walk, bit_squares
 from rules.engine.randomplay import play_random_turns, random_position
 from rules.engine.state import Player
 
@@ -225,3 +226,66 @@ def test_block_and_blitz_targets_carry_their_dice() -> None:
     assert legal(state, HOME, Declaration("h1", "blitz", blitz["a2"].path, "a2")) is None
     (foul,) = po.foul
     assert foul.player == "a3" and 0 < foul.armour < 1
+
+
+def _best_chances_square_by_square(state: MatchState, pid: str) -> dict[str, float]:
+    """The best chance of each square, found the plain way: every (square, squares entered,
+    Leap used) state, one number of squares after the other, each step's chance from the same
+    per-step rules (``Walk.factor``) the fast search uses."""
+    p = state.players[pid]
+    assert p.at is not None
+    budget = 0 if p.rooted else move_budget(p)
+    walk = Walk(state, p, move_budget(p))
+    empty = set(bit_squares(walk.empty))
+    layers: list[dict[tuple[int, bool], float]] = [{(p.at, False): walk.start}]
+    layers += [{} for _ in range(budget)]
+    for k in range(budget + 1):
+        for (sq, leapt), chance in layers[k].items():
+            steps = [(n, 1) for n in NEIGHBOURS[sq] if n in empty]
+            if walk.leap and not leapt:
+                steps += [(n, 2) for n in empty if distance(sq, n) == 2]
+            for n, cost in steps:
+                if k + cost > budget:
+                    continue
+                key = (n, leapt or cost == 2)
+                c = chance * walk.factor(sq, n, k + cost, leap=cost == 2)
+                if c > layers[k + cost].get(key, -1.0):
+                    layers[k + cost][key] = c
+    best: dict[str, float] = {}
+    for layer in layers:
+        for (sq, _), chance in layer.items():
+            best[NAMES[sq]] = max(best.get(NAMES[sq], -1.0), chance)
+    return best
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_the_fast_search_finds_the_best_chance_of_every_square(seed: int) -> None:
+    state = _position(seed, seed % 2 == 1, 30)
+    leapers = 0
+    for pid, p in sorted(state.players.items()):
+        if p.at is None or "Ball & Chain" in p.skills:
+            continue
+        if seed == 29 and leapers < 4 and not p.rooted:  # a few leapers too
+            p = state.players[pid] = p.copy()
+            p.skills = p.skills | {"Leap"}
+            leapers += 1
+        r = reach(state, pid)
+        assert r is not None
+        expected = _best_chances_square_by_square(state, pid)
+        assert r.squares.keys() == expected.keys(), pid
+        for name, chance in expected.items():
+            assert r.squares[name] == pytest.approx(chance, abs=1e-12), (pid, name)
+
+
+def test_the_turns_reach_reads_the_same_squares_as_reach_alone() -> None:
+    state = _position(5, True, 20)
+    turn = options(state, Actor(state.active, "captain"))
+    assert turn.players
+    for pid in turn.players:
+        alone = reach(state, pid)
+        shared = turn.reach(pid)
+        assert (alone is None) == (shared is None)
+        if alone is not None and shared is not None:
+            assert shared.squares == alone.squares
+    other = next(p for p in state.players if p not in turn.players)
+    assert turn.reach(other) is None
