@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from matches import labels, pitch
 from matches.labels import label
 from matches.models import Decision, Match
-from matches.services import actors_for, is_match_gm, load_state
+from matches.services import actors_for, default_answer, is_match_gm, load_state
 from matches.thread import Names, choice_label, describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
@@ -306,7 +306,12 @@ def open_decision(match: Match) -> Decision | None:
 
 
 def decision_view(
-    row: Decision | None, state: MatchState, names: Names, actors: list[str], is_gm: bool
+    match: Match,
+    row: Decision | None,
+    state: MatchState,
+    names: Names,
+    actors: list[str],
+    is_gm: bool,
 ) -> dict[str, Any] | None:
     """The pending decision, for its addressee (with buttons) or the GM (to read)."""
     pending = state.pending
@@ -343,7 +348,7 @@ def decision_view(
         "to": names.actor(pending.to),
         "mine": pending.to in actors,
         "options": options,
-        "default": choice_label(pending.kind, pending.default, names),
+        "default": choice_label(pending.kind, default_answer(match, pending), names),
         "deadline": row.deadline_at if row else None,
         "rolled": rolled,
         "marks": marks,
@@ -367,7 +372,7 @@ def page_context(
     names = Names(match)
     mode, acting = mode_for(state, actors, match.status == Match.Status.IN_PLAY)
     row = open_decision(match)
-    decision = decision_view(row, state, names, actors, is_gm)
+    decision = decision_view(match, row, state, names, actors, is_gm)
     plan = plan or Plan()
     planned = plan_view(state, mode, acting, plan)
     hide = set(plan.placements) if mode == "setup" else set()
