@@ -23,6 +23,8 @@ ACTIONS: dict[str, Promise] = {
     "setup": _("Set-up"),
     "kick": _("Kick-off"),
     "concede": _("Concession"),
+    "deadline_passed": _("The deadline passed: the server applied the default"),
+    "default_setup": _("The set-up deadline passed: the server set up by default"),
 }
 
 DECISIONS: dict[str, Promise] = {

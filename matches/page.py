@@ -14,9 +14,8 @@ from matches.services import actors_for, default_answer, is_match_gm, load_state
 from matches.thread import Names, choice_label, describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
-from rules.engine.lineup import sides_needed, team_complete
+from rules.engine.lineup import SETUP_PHASES, setups_awaited
 from rules.engine.ruleset import ruleset_for
-from rules.engine.state import other
 
 TEAM_ACTIONS = ("end_turn", "claim_blitz")
 
@@ -52,16 +51,8 @@ def awaited(state: MatchState) -> list[tuple[str, str]]:
     rs = ruleset_for(state)
     if state.phase == "kickoff":
         return [(f"{state.kicking}:captain", "kick")]
-    if state.phase in ("setup", "perfect_defence", "quick_snap"):
-        receiving = other(state.kicking)
-        if state.phase == "setup":
-            done = team_complete(state, state.kicking, rs.sides())
-            team = receiving if done else state.kicking
-        else:
-            team = state.kicking if state.phase == "perfect_defence" else receiving
-        posted = state.teams[team].posted
-        need = [s for s in sides_needed(state, team, rs.sides()) if s not in posted]
-        return [(f"{team}:{side}", "setup") for side in need]
+    if state.phase in SETUP_PHASES:
+        return [(f"{team}:{side}", "setup") for team, side in setups_awaited(state, rs.sides())]
     if state.phase in ("play", "blitz"):
         ended = state.teams[state.active].ended
         return [(f"{state.active}:{s}", "turn") for s in rs.sides() if s not in ended]

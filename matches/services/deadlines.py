@@ -32,7 +32,7 @@ from django.utils import timezone
 from matches import economy
 from matches.models import Decision, Match, Post, Sequence
 from matches.services import buffer, core, jobs
-from matches.services.clocks import WARNINGS, _run_turn_clock
+from matches.services.clocks import WARNINGS, _run_turn_clock, _start_turn_clock
 from matches.services.core import (
     GENESIS_HASH,
     _Heads,
@@ -53,6 +53,7 @@ from matches.services.postmatch import (
 from matches.services.prematch import _after_petty_cash, _record_inducements, pre_match_team
 from matches.services.sequence import _drawn, _records, _roll, _sequence, _step_post, _team
 from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
+from rules.engine.lineup import SETUP_PHASES, default_setup, setups_awaited
 
 log = logging.getLogger(__name__)
 
@@ -372,6 +373,9 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         _run_turn_clock(match, paused=True)
         _touch(match)
         return 0
+    if state.phase in SETUP_PHASES:
+        _default_setups(match, state)
+        return 1
     team = state.active
     ends = _missed_turn_ends(state)
     post = _new_post(
@@ -409,10 +413,54 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
     return 1
 
 
+def _default_setups(match: Match, state: MatchState) -> None:
+    """A missed set-up: each side the match waits for posts the engine's default set-up
+    (``lineup.default_setup``) under one system post that says so, and play goes on. When the
+    other team must set up next, its clock starts afresh."""
+    rs = ruleset_for(state)
+    awaited = setups_awaited(state, rs.sides())
+    team = awaited[0][0] if awaited else state.kicking
+    sides = [side for _awaited_team, side in awaited]
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={
+            "message": "default_setup",
+            "deadline": "setup",
+            "team": team,
+            "phase": state.phase,
+            "sides": sides,
+            "default": True,
+        },
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    phase = state.phase
+    for number, side in enumerate(sides):
+        if number:
+            state = load_state(match)  # as the side before set up
+        actor = f"{team}:{side}"
+        decl = default_setup(state, team, side, rs.sides())
+        problem = legal(state, actor, decl)
+        if problem is not None:
+            log.error("match %s: the default set-up of %s is illegal: %s", match.pk, actor, problem)
+            break
+        resolution = resolve(state, actor, decl, (), core.dice_for(match))
+        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+            break
+    after = load_state(match)
+    if after.phase == phase and setups_awaited(after, rs.sides()) and after.pending is None:
+        _start_turn_clock(match, after)
+    _touch(match)
+    actors = [f"{team}:{side}" for side in sides] or [f"{team}:captain"]
+    jobs.notify_on_commit("applied", match, actors, f"setup:{post.number}", what="setup")
+
+
 def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
     """A missed team turn ends: each side that has not ended it declares end_turn, so its
-    players who have not acted do nothing. Outside the team turns (set-up, kick-off) there is
-    no default the engine offers: the system post asks the GM to step in."""
+    players who have not acted do nothing. At the kick-off there is no default the engine
+    offers: the system post asks the GM to step in."""
     rs = ruleset_for(state)
     team = state.active
     end = Declaration(None, "end_turn")
