@@ -44,6 +44,7 @@ DECISIONS: dict[str, Promise] = {
     "kick_off_return": _("Kick-Off Return?"),
     "break_tackle": _("Use Break Tackle (Strength for the dodge)?"),
     "wrestle": _("Wrestle (both placed prone) instead of Both Down?"),
+    "agree_draw": _("Full time and a tie: agree to a draw? (If not, sudden-death overtime.)"),
 }
 
 BLOCK_FACES: dict[int, Promise] = {
