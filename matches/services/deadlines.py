@@ -414,13 +414,16 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
 
 
 def _default_setups(match: Match, state: MatchState) -> None:
-    """A missed set-up: each side the match waits for posts the engine's default set-up
-    (``lineup.default_setup``) under one system post that says so, and play goes on. When the
-    other team must set up next, its clock starts afresh."""
+    """A missed set-up: each side the match waits for posts its default set-up (its coach's
+    last set-up in this match when it still fits, else the engine's: ``lineup.default_setup``)
+    under one system post that says so, and play goes on. When the other team must set up
+    next, its clock starts afresh."""
     rs = ruleset_for(state)
     awaited = setups_awaited(state, rs.sides())
     team = awaited[0][0] if awaited else state.kicking
-    sides = [side for _awaited_team, side in awaited]
+    saved = {side: _saved_formation(match, f"{team}:{side}") for _t, side in awaited}
+    # a side with a formation of its own posts it first; the engine's completes the team
+    sides = sorted(saved, key=lambda side: not saved[side])
     post = _new_post(
         match,
         state,
@@ -441,7 +444,7 @@ def _default_setups(match: Match, state: MatchState) -> None:
         if number:
             state = load_state(match)  # as the side before set up
         actor = f"{team}:{side}"
-        decl = default_setup(state, team, side, rs.sides())
+        decl = default_setup(state, team, side, rs.sides(), saved[side])
         problem = legal(state, actor, decl)
         if problem is not None:
             log.error("match %s: the default set-up of %s is illegal: %s", match.pk, actor, problem)
@@ -455,6 +458,20 @@ def _default_setups(match: Match, state: MatchState) -> None:
     _touch(match)
     actors = [f"{team}:{side}" for side in sides] or [f"{team}:captain"]
     jobs.notify_on_commit("applied", match, actors, f"setup:{post.number}", what="setup")
+
+
+def _saved_formation(match: Match, actor: str) -> dict[str, str]:
+    """The coach's formation: the side's last kick-off set-up posted in this match."""
+    posted = (
+        Post.objects.filter(
+            match=match, kind=Post.Kind.DECLARATION, actor=actor, declaration__action="setup"
+        )
+        .order_by("-number")
+        .values_list("declaration", flat=True)
+        .first()
+    )
+    placements = (posted or {}).get("placements") or {}
+    return {str(pid): str(sq) for pid, sq in placements.items()}
 
 
 def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:

@@ -163,12 +163,24 @@ def _central_squares(team: str, back: int) -> list[int]:
     return [square(x, y) for y in _CENTRE_OUT]
 
 
-def default_setup(st: MatchState, team: str, side: str, sides: tuple[str, ...]) -> Declaration:
+def default_setup(
+    st: MatchState,
+    team: str,
+    side: str,
+    sides: tuple[str, ...],
+    saved: dict[str, str] | None = None,
+) -> Declaration:
     """The post a side that missed its set-up deadline makes: in a Perfect Defence its players
-    stay where they are, in a Quick Snap nobody steps; at a kick-off its players by shirt
-    number, on the line of scrimmage first (the three the team needs) and then behind it,
-    always in the centre (no wide zone is ever full). A side that posts first leaves the other
-    its share of the eleven; a side that posts last completes them."""
+    stay where they are, in a Quick Snap nobody steps; at a kick-off the ``saved`` formation
+    (player id -> square) of those of its players who may be set up, when it is legal and
+    leaves the team able to complete its set-up; else its players by shirt number, on the line
+    of scrimmage first (the three the team needs) and then behind it, always in the centre (no
+    wide zone is ever full). A side that posts first leaves the other its share of the eleven;
+    a side that posts last completes them."""
+    if st.phase == "setup" and saved:
+        saved_post = _saved_setup(st, team, side, sides, saved)
+        if saved_post is not None:
+            return saved_post
     split = len(sides) > 1
     mine = sorted(
         (
@@ -203,6 +215,31 @@ def default_setup(st: MatchState, team: str, side: str, sides: tuple[str, ...]) 
     squares = (line[:line_wanted] + behind + line[line_wanted:])[:count]
     placements = tuple(sorted((p.id, NAMES[sq]) for p, sq in zip(mine, squares, strict=False)))
     return Declaration(None, "setup", placements=placements)
+
+
+def _saved_setup(
+    st: MatchState, team: str, side: str, sides: tuple[str, ...], saved: dict[str, str]
+) -> Declaration | None:
+    split = len(sides) > 1
+    mine = {
+        p.id
+        for p in st.players.values()
+        if p.team == team and (not split or p.side == side) and may_post(st, p)
+    }
+    placements = tuple(sorted((pid, sq) for pid, sq in saved.items() if pid in mine))
+    decl = Declaration(None, "setup", placements=placements)
+    if not placements or setup_problem(st, team, side, decl, sides) is not None:
+        return None
+    if all(s in st.teams[team].posted for s in sides if s != side):
+        return decl  # the last side: ``setup_problem`` checked the whole team
+    others = [p for p in st.players.values() if p.team == team and p.id not in mine]
+    waiting = sum(1 for p in others if p.at is None and may_post(st, p))
+    squares = [parse_square(sq) for _pid, sq in placements]
+    squares += [p.at for p in others if p.at is not None]
+    need = min(11, len(mine) + sum(1 for p in others if may_post(st, p)))
+    left = need - len(squares)
+    line_short = min(3, need) - sum(1 for sq in squares if on_los(team, sq))
+    return decl if max(0, line_short) <= left <= waiting else None
 
 
 def pitch_is_set(st: MatchState) -> bool:

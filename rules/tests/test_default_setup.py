@@ -53,8 +53,12 @@ def test_a_default_set_up_is_always_legal_and_leads_to_the_kick_off() -> None:
                     if state.players[pid].side == side
                 }
                 decl = Declaration(None, "setup", placements=tuple(sorted(mine.items())))
-            else:
-                decl = default_setup(state, team, side, rs.sides())
+            else:  # sometimes with a formation saved from another drive, or another roster
+                saved = formation(state, team) if rng.random() < 0.5 else None
+                if saved and rng.random() < 0.5:
+                    saved = {pid: sq for pid, sq in saved.items() if rng.random() < 0.7}
+                    saved["x99"] = "A1"
+                decl = default_setup(state, team, side, rs.sides(), saved)
             assert legal(state, actor, decl) is None, (seed, actor, decl)
             state = resolve(state, actor, decl, (), dice, random_policy(rng)).state
             if team_complete(state, team, rs.sides()):

@@ -1,6 +1,6 @@
 """A missed set-up deadline does not stall the match: the beat sweep posts each missing
-side's default set-up (the engine's), under a system post that says it is a default, and
-play goes on to the kick-off."""
+side's default set-up (its coach's last set-up, else the engine's), under a system post that
+says it is a default, and play goes on to the kick-off."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -10,7 +10,9 @@ from matches.models import Match, Post
 from matches.tasks import sweep_deadlines
 from matches.tests.deadlines.conftest import Clock
 from rules.engine import Declaration, legal
+from rules.engine.board import parse_square
 from rules.engine.lineup import default_setup, setups_awaited
+from rules.engine.randomplay import formation
 from rules.engine.ruleset import ruleset_for
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +80,28 @@ def test_only_the_side_that_missed_its_set_up_gets_the_default(
     assert {pid for pid, _sq in mine.placements} <= {
         p.id for p in state.players.values() if p.at is not None
     }
+
+
+def test_a_coach_who_set_up_before_is_set_up_by_default_as_then(
+    match: Match, alice: User, bob: User, carol: User, dave: User, clock: Clock
+) -> None:
+    _toss_answered(match, alice, carol)
+    drive_start = dict(match.state)
+    state = services.load_state(match)
+    team = state.kicking
+    rival = bob if team == "home" else dave
+    saved = {
+        pid: sq for pid, sq in formation(state, team).items() if state.players[pid].side == "rival"
+    }
+    services.declare(match.pk, rival, {"action": "setup", "placements": saved})
+    match.refresh_from_db()
+    match.state = drive_start  # a later drive: the same team sets up again
+    match.save()
+    clock.advance(hours=49)
+    assert services.expire_deadlines() == 1
+    match.refresh_from_db()
+    placed = {
+        pid: p.at for pid, p in services.load_state(match).players.items() if p.at is not None
+    }
+    assert {pid: parse_square(sq) for pid, sq in saved.items()}.items() <= placed.items()
+    assert sum(1 for pid in placed if pid.startswith(team[0])) == 11
