@@ -23,8 +23,9 @@ ACTIONS: dict[str, Promise] = {
     "setup": _("Set-up"),
     "kick": _("Kick-off"),
     "concede": _("Concession"),
-    "deadline_passed": _("The deadline passed: the server applied the default"),
+    "deadline_passed": _("The deadline passed"),
     "default_setup": _("The set-up deadline passed: the server set up by default"),
+    "default_kick": _("The kick-off deadline passed: the server kicked to the centre"),
 }
 
 DECISIONS: dict[str, Promise] = {

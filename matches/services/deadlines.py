@@ -39,6 +39,7 @@ from matches.services.core import (
     _locked,
     _locked_unless_busy,
     _new_post,
+    _refuse_if_illegal,
     _touch,
     load_state,
 )
@@ -53,7 +54,7 @@ from matches.services.postmatch import (
 from matches.services.prematch import _after_petty_cash, _record_inducements, pre_match_team
 from matches.services.sequence import _drawn, _records, _roll, _sequence, _step_post, _team
 from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
-from rules.engine.lineup import SETUP_PHASES, default_setup, setups_awaited
+from rules.engine.lineup import SETUP_PHASES, default_kick, default_setup, setups_awaited
 
 log = logging.getLogger(__name__)
 
@@ -376,6 +377,9 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
     if state.phase in SETUP_PHASES:
         _default_setups(match, state)
         return 1
+    if state.phase == "kickoff":
+        _default_kick(match, state)
+        return 1
     team = state.active
     ends = _missed_turn_ends(state)
     post = _new_post(
@@ -460,6 +464,26 @@ def _default_setups(match: Match, state: MatchState) -> None:
     jobs.notify_on_commit("applied", match, actors, f"setup:{post.number}", what="setup")
 
 
+def _default_kick(match: Match, state: MatchState) -> None:
+    """A missed kick: the captain of the kicking team kicks to the centre of the receiving half
+    (``lineup.default_kick``), under a system post that says so."""
+    actor = ruleset_for(state).captain(state.kicking)
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={"message": "default_kick", "deadline": "kick", "team": state.kicking},
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    decl = default_kick(state)
+    _refuse_if_illegal(legal(state, actor, decl))
+    resolution = resolve(state, actor, decl, (), core.dice_for(match))
+    _settle(match, state, actor, decl, (), resolution, post)
+    _touch(match)
+    jobs.notify_on_commit("applied", match, [actor], f"kick:{post.number}", what="kick")
+
+
 def _saved_formation(match: Match, actor: str) -> dict[str, str]:
     """The coach's formation: the side's last kick-off set-up posted in this match."""
     posted = (
@@ -476,8 +500,8 @@ def _saved_formation(match: Match, actor: str) -> dict[str, str]:
 
 def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
     """A missed team turn ends: each side that has not ended it declares end_turn, so its
-    players who have not acted do nothing. At the kick-off there is no default the engine
-    offers: the system post asks the GM to step in."""
+    players who have not acted do nothing. Set-ups and the kick have defaults of their own
+    (above); anywhere else the system post asks the GM to step in."""
     rs = ruleset_for(state)
     team = state.active
     end = Declaration(None, "end_turn")

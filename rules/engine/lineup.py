@@ -217,6 +217,13 @@ def default_setup(
     return Declaration(None, "setup", placements=placements)
 
 
+def default_kick(st: MatchState) -> Declaration:
+    """The kick of a kicking team that missed its deadline: at the centre of the receiving
+    half (the kick still scatters)."""
+    x = 6 if other(st.kicking) == "home" else 19
+    return Declaration(None, "kick", target=NAMES[square(x, 7)])
+
+
 def _saved_setup(
     st: MatchState, team: str, side: str, sides: tuple[str, ...], saved: dict[str, str]
 ) -> Declaration | None:

@@ -1,6 +1,7 @@
 """A missed set-up deadline does not stall the match: the beat sweep posts each missing
 side's default set-up (its coach's last set-up, else the engine's), under a system post that
-says it is a default, and play goes on to the kick-off."""
+says it is a default, and play goes on to the kick-off (a missed kick goes to the centre of
+the receiving half)."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -54,6 +55,14 @@ def test_a_missed_set_up_is_posted_by_default_and_the_kick_off_follows(
     assert state.phase == "kickoff"
     for team in ("home", "away"):
         assert sum(1 for p in state.players.values() if p.team == team and p.at) == 11
+    clock.advance(hours=49)  # nor does a missed kick: the ball goes to the receiving half
+    assert services.sweep().turns == 1
+    post = match.posts.filter(kind=Post.Kind.SYSTEM).latest("number")
+    assert (post.summary["message"], post.summary["team"]) == ("default_kick", kicking)
+    match.refresh_from_db()
+    state = services.load_state(match)
+    assert state.phase != "kickoff"
+    assert match.events.filter(type="declaration", data__declaration__action="kick").exists()
     assert services.fold(match).to_json() == state.to_json()  # the record holds the defaults
 
 
