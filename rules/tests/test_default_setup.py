@@ -1,12 +1,20 @@
 """The default set-up of a side that missed its set-up deadline is always legal, and the
-kick-off follows once every side has posted one (alone, or after the other side's own)."""
+kick-off follows once every side has posted one (alone, or after the other side's own); the
+default kick is legal too."""
 
 from __future__ import annotations
 
 import random
 
 from rules.engine import Declaration, FairDice, MatchState, legal, resolve, ruleset_for
-from rules.engine.lineup import default_setup, on_los, sides_needed, team_complete, wide_zone
+from rules.engine.lineup import (
+    default_kick,
+    default_setup,
+    on_los,
+    sides_needed,
+    team_complete,
+    wide_zone,
+)
 from rules.engine.match import new_match
 from rules.engine.randomplay import formation, random_policy, random_sheet
 from rules.engine.state import other
@@ -66,7 +74,9 @@ def test_a_default_set_up_is_always_legal_and_leads_to_the_kick_off() -> None:
                 fewer += len(placed) < 11
                 assert sum(1 for sq in placed if on_los(team, sq)) >= min(3, len(placed))
                 assert all(sum(wide_zone(sq) == z for sq in placed) <= 2 for z in (0, 1))
-        assert state.phase in ("kickoff", "play", "blitz", "perfect_defence", "quick_snap")
+        assert state.phase == "kickoff"
+        kicker = ruleset_for(state).captain(state.kicking)
+        assert legal(state, kicker, default_kick(state)) is None
     assert fewer > 0  # short-handed teams were tried
 
 
