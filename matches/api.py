@@ -152,7 +152,7 @@ def match_json(
             "kind": state.pending.kind,
             "to": state.pending.to,
             "options": state.pending.options,
-            "default": state.pending.default,
+            "default": services.default_answer(match, state.pending),
             "deadline_at": decision.deadline_at if decision else None,
             "events": decision.preview if decision else [],
         }

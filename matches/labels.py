@@ -23,6 +23,9 @@ ACTIONS: dict[str, Promise] = {
     "setup": _("Set-up"),
     "kick": _("Kick-off"),
     "concede": _("Concession"),
+    "deadline_passed": _("The deadline passed"),
+    "default_setup": _("The set-up deadline passed: the server set up by default"),
+    "default_kick": _("The kick-off deadline passed: the server kicked to the centre"),
 }
 
 DECISIONS: dict[str, Promise] = {
@@ -42,6 +45,7 @@ DECISIONS: dict[str, Promise] = {
     "kick_off_return": _("Kick-Off Return?"),
     "break_tackle": _("Use Break Tackle (Strength for the dodge)?"),
     "wrestle": _("Wrestle (both placed prone) instead of Both Down?"),
+    "agree_draw": _("Full time and a tie: agree to a draw? (If not, sudden-death overtime.)"),
 }
 
 BLOCK_FACES: dict[int, Promise] = {

@@ -28,6 +28,7 @@ from bbweb import throttle
 from matches import receipts
 from matches.mentions import mentioned as mentioned_in
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
+from matches.thread import Names, choice_label
 
 log = logging.getLogger(__name__)
 KINDS = ("turn", "decision", "warning", "applied", "contest")
@@ -78,10 +79,11 @@ def _compose(kind: str, match: Match, context: dict[str, Any]) -> tuple[str, str
             _("Post your turn before %(deadline)s: %(link)s") % {**names, "deadline": deadline},
         )
     if kind == "decision":
-        return (
-            _("bbweb: a decision awaits you in %(match)s") % names,
-            _("Answer it before %(deadline)s: %(link)s") % {**names, "deadline": deadline},
-        )
+        body = _("Answer it before %(deadline)s: %(link)s") % {**names, "deadline": deadline}
+        if "default" in context:
+            shown = choice_label(context["kind"], context["default"], Names(match))
+            body += "\n" + _("If nobody answers in time: %(default)s.") % {"default": shown}
+        return _("bbweb: a decision awaits you in %(match)s") % names, body
     if kind == "warning":
         return (
             _("bbweb: a deadline is near in %(match)s") % names,
@@ -143,7 +145,9 @@ def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[st
 
 def decision_awaits(decision_id: int) -> None:
     decision = Decision.objects.get(pk=decision_id)
-    send("decision", decision.match_id, [decision.to], f"decision:{decision_id}", {})
+    # The row's default was written by ``services.default_answer``, as the deadline applies it.
+    context = {"kind": decision.kind, "default": decision.default}
+    send("decision", decision.match_id, [decision.to], f"decision:{decision_id}", context)
 
 
 def turn_starts(match_id: int) -> None:

@@ -10,13 +10,12 @@ from django.utils.translation import gettext as _
 from matches import labels, pitch
 from matches.labels import label
 from matches.models import Decision, Match
-from matches.services import actors_for, is_match_gm, load_state
+from matches.services import actors_for, default_answer, is_match_gm, load_state
 from matches.thread import Names, choice_label, describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
-from rules.engine.lineup import sides_needed, team_complete
+from rules.engine.lineup import SETUP_PHASES, setups_awaited
 from rules.engine.ruleset import ruleset_for
-from rules.engine.state import other
 
 TEAM_ACTIONS = ("end_turn", "claim_blitz")
 
@@ -52,16 +51,8 @@ def awaited(state: MatchState) -> list[tuple[str, str]]:
     rs = ruleset_for(state)
     if state.phase == "kickoff":
         return [(f"{state.kicking}:captain", "kick")]
-    if state.phase in ("setup", "perfect_defence", "quick_snap"):
-        receiving = other(state.kicking)
-        if state.phase == "setup":
-            done = team_complete(state, state.kicking, rs.sides())
-            team = receiving if done else state.kicking
-        else:
-            team = state.kicking if state.phase == "perfect_defence" else receiving
-        posted = state.teams[team].posted
-        need = [s for s in sides_needed(state, team, rs.sides()) if s not in posted]
-        return [(f"{team}:{side}", "setup") for side in need]
+    if state.phase in SETUP_PHASES:
+        return [(f"{team}:{side}", "setup") for team, side in setups_awaited(state, rs.sides())]
     if state.phase in ("play", "blitz"):
         ended = state.teams[state.active].ended
         return [(f"{state.active}:{s}", "turn") for s in rs.sides() if s not in ended]
@@ -306,7 +297,12 @@ def open_decision(match: Match) -> Decision | None:
 
 
 def decision_view(
-    row: Decision | None, state: MatchState, names: Names, actors: list[str], is_gm: bool
+    match: Match,
+    row: Decision | None,
+    state: MatchState,
+    names: Names,
+    actors: list[str],
+    is_gm: bool,
 ) -> dict[str, Any] | None:
     """The pending decision, for its addressee (with buttons) or the GM (to read)."""
     pending = state.pending
@@ -343,7 +339,7 @@ def decision_view(
         "to": names.actor(pending.to),
         "mine": pending.to in actors,
         "options": options,
-        "default": choice_label(pending.kind, pending.default, names),
+        "default": choice_label(pending.kind, default_answer(match, pending), names),
         "deadline": row.deadline_at if row else None,
         "rolled": rolled,
         "marks": marks,
@@ -367,7 +363,7 @@ def page_context(
     names = Names(match)
     mode, acting = mode_for(state, actors, match.status == Match.Status.IN_PLAY)
     row = open_decision(match)
-    decision = decision_view(row, state, names, actors, is_gm)
+    decision = decision_view(match, row, state, names, actors, is_gm)
     plan = plan or Plan()
     planned = plan_view(state, mode, acting, plan)
     hide = set(plan.placements) if mode == "setup" else set()

@@ -430,6 +430,11 @@ def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
         "stand_up": lambda: _("%(p)s stands up") % {"p": who},
         "concede": lambda: _("%(team)s concedes") % {"team": team},
         "no_setup": lambda: _("A team had nobody to set up."),
+        "draw_agreed": lambda: _("Both captains agree: the match is a draw."),
+        "draw_declined": lambda: (
+            _("The captain of %(team)s does not agree to a draw: sudden-death overtime.")
+            % {"team": team}
+        ),
         "stand_firm": lambda: _("%(p)s stands firm") % {"p": who},
         "interception": lambda: _("%(p)s intercepts!") % {"p": who},
     }.get(type_)

@@ -25,6 +25,12 @@ class League(models.Model):
         APPROVE = "approve", _("Approve")
         REFUSE = "refuse", _("Refuse")
 
+    class RivalRerolls(models.TextChoices):
+        """House rule 5: the design's approval, or seed 000 taken literally."""
+
+        APPROVED = "approved", _("The captain approves each")
+        FREE = "free", _("Either side uses them freely")
+
     name = models.CharField(_("name"), max_length=100, unique=True)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -47,6 +53,12 @@ class League(models.Model):
         max_length=8,
         choices=RerollApproval.choices,
         default=RerollApproval.APPROVE,
+    )
+    rival_rerolls = models.CharField(
+        _("the rival's team rerolls"),
+        max_length=8,
+        choices=RivalRerolls.choices,
+        default=RivalRerolls.APPROVED,
     )
     vacation_days = models.PositiveSmallIntegerField(_("vacation days per season"), default=7)
     points_win = models.SmallIntegerField(_("points for a win"), default=3)
@@ -71,6 +83,10 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(reroll_approval_default__in=["approve", "refuse"]),
                 name="league_reroll_approval_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(rival_rerolls__in=["approved", "free"]),
+                name="league_rival_rerolls_valid",
             ),
         ]
 

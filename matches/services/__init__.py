@@ -64,7 +64,13 @@ from matches.services.fixtures import (
     update_league,
 )
 from matches.services.notices import Awaiting, awaiting, save_preferences
-from matches.services.play import adjudicate_blitz, answer, apply_default, declare
+from matches.services.play import (
+    adjudicate_blitz,
+    answer,
+    apply_default,
+    declare,
+    default_answer,
+)
 from matches.services.postmatch import choose_advancement, choose_mvp, mvp_eligible, reroll_winnings
 from matches.services.posts import EDIT_WINDOW, close_match, edit_post, write_post
 from matches.services.prematch import (
@@ -110,6 +116,7 @@ __all__ = [
     "create_league",
     "create_match",
     "declare",
+    "default_answer",
     "edit_post",
     "end_match",
     "expire_deadlines",

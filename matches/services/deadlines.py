@@ -32,13 +32,14 @@ from django.utils import timezone
 from matches import economy
 from matches.models import Decision, Match, Post, Sequence
 from matches.services import buffer, core, jobs
-from matches.services.clocks import WARNINGS, _run_turn_clock
+from matches.services.clocks import WARNINGS, _run_turn_clock, _start_turn_clock
 from matches.services.core import (
     GENESIS_HASH,
     _Heads,
     _locked,
     _locked_unless_busy,
     _new_post,
+    _refuse_if_illegal,
     _touch,
     load_state,
 )
@@ -53,6 +54,7 @@ from matches.services.postmatch import (
 from matches.services.prematch import _after_petty_cash, _record_inducements, pre_match_team
 from matches.services.sequence import _drawn, _records, _roll, _sequence, _step_post, _team
 from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
+from rules.engine.lineup import SETUP_PHASES, default_kick, default_setup, setups_awaited
 
 log = logging.getLogger(__name__)
 
@@ -372,6 +374,12 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         _run_turn_clock(match, paused=True)
         _touch(match)
         return 0
+    if state.phase in SETUP_PHASES:
+        _default_setups(match, state)
+        return 1
+    if state.phase == "kickoff":
+        _default_kick(match, state)
+        return 1
     team = state.active
     ends = _missed_turn_ends(state)
     post = _new_post(
@@ -409,10 +417,91 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
     return 1
 
 
+def _default_setups(match: Match, state: MatchState) -> None:
+    """A missed set-up: each side the match waits for posts its default set-up (its coach's
+    last set-up in this match when it still fits, else the engine's: ``lineup.default_setup``)
+    under one system post that says so, and play goes on. When the other team must set up
+    next, its clock starts afresh."""
+    rs = ruleset_for(state)
+    awaited = setups_awaited(state, rs.sides())
+    team = awaited[0][0] if awaited else state.kicking
+    saved = {side: _saved_formation(match, f"{team}:{side}") for _t, side in awaited}
+    # a side with a formation of its own posts it first; the engine's completes the team
+    sides = sorted(saved, key=lambda side: not saved[side])
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={
+            "message": "default_setup",
+            "deadline": "setup",
+            "team": team,
+            "phase": state.phase,
+            "sides": sides,
+            "default": True,
+        },
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    phase = state.phase
+    for number, side in enumerate(sides):
+        if number:
+            state = load_state(match)  # as the side before set up
+        actor = f"{team}:{side}"
+        decl = default_setup(state, team, side, rs.sides(), saved[side])
+        problem = legal(state, actor, decl)
+        if problem is not None:
+            log.error("match %s: the default set-up of %s is illegal: %s", match.pk, actor, problem)
+            break
+        resolution = resolve(state, actor, decl, (), core.dice_for(match))
+        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+            break
+    after = load_state(match)
+    if after.phase == phase and setups_awaited(after, rs.sides()) and after.pending is None:
+        _start_turn_clock(match, after)
+    _touch(match)
+    actors = [f"{team}:{side}" for side in sides] or [f"{team}:captain"]
+    jobs.notify_on_commit("applied", match, actors, f"setup:{post.number}", what="setup")
+
+
+def _default_kick(match: Match, state: MatchState) -> None:
+    """A missed kick: the captain of the kicking team kicks to the centre of the receiving half
+    (``lineup.default_kick``), under a system post that says so."""
+    actor = ruleset_for(state).captain(state.kicking)
+    post = _new_post(
+        match,
+        state,
+        kind=Post.Kind.SYSTEM,
+        summary={"message": "default_kick", "deadline": "kick", "team": state.kicking},
+    )
+    match.turn_deadline_at = None
+    match.turn_time_left = None
+    decl = default_kick(state)
+    _refuse_if_illegal(legal(state, actor, decl))
+    resolution = resolve(state, actor, decl, (), core.dice_for(match))
+    _settle(match, state, actor, decl, (), resolution, post)
+    _touch(match)
+    jobs.notify_on_commit("applied", match, [actor], f"kick:{post.number}", what="kick")
+
+
+def _saved_formation(match: Match, actor: str) -> dict[str, str]:
+    """The coach's formation: the side's last kick-off set-up posted in this match."""
+    posted = (
+        Post.objects.filter(
+            match=match, kind=Post.Kind.DECLARATION, actor=actor, declaration__action="setup"
+        )
+        .order_by("-number")
+        .values_list("declaration", flat=True)
+        .first()
+    )
+    placements = (posted or {}).get("placements") or {}
+    return {str(pid): str(sq) for pid, sq in placements.items()}
+
+
 def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
     """A missed team turn ends: each side that has not ended it declares end_turn, so its
-    players who have not acted do nothing. Outside the team turns (set-up, kick-off) there is
-    no default the engine offers: the system post asks the GM to step in."""
+    players who have not acted do nothing. Set-ups and the kick have defaults of their own
+    (above); anywhere else the system post asks the GM to step in."""
     rs = ruleset_for(state)
     team = state.active
     end = Declaration(None, "end_turn")

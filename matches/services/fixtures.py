@@ -48,6 +48,7 @@ LEAGUE_SETTINGS = (
     "turn_deadline_hours",
     "decision_deadline_hours",
     "blitz_claim_window_hours",
+    "rival_rerolls",
     "reroll_approval_default",
     "vacation_days",
     "points_win",

@@ -288,7 +288,7 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
             kind=pending.kind,
             to=pending.to,
             options=list(pending.options),
-            default=pending.default,
+            default=default_answer(match, pending),
             preview=[event.to_json() for event in resolution.events],
             deadline_at=deadline,
             warnings_sent=_warnings_already_due(deadline - now),
@@ -327,7 +327,7 @@ def _default_decision(match: Match, decision: Decision) -> Outcome | None:
         if decision.contested_at is None:
             return _contest_blitz(match, state, None, "")
         return _adjudicate(match, state, decision)
-    choice = _default_choice(match, pending)
+    choice = default_answer(match, pending)
     post = _new_post(
         match,
         state,
@@ -359,10 +359,12 @@ def _update_decision(decision: Decision, **values: Any) -> None:
         Decision.objects.filter(pk=decision.pk).update(**values)
 
 
-def _default_choice(match: Match, pending: Pending) -> Any:
-    """The engine's default (no reroll, the chooser's best block die, the first push square,
-    no follow-up, no interception, no apothecary), but a rival's reroll request follows the
-    league's setting: approved unless the league says otherwise (house rule 5)."""
+def default_answer(match: Match, pending: Pending) -> Any:
+    """What silence answers: the one source of the default that coaches are shown (the page,
+    the API, the e-mail, the decision's row) and that the deadline applies. The engine's
+    default (no reroll, the chooser's best block die, the first push square, no follow-up, no
+    interception, no apothecary), but a rival's reroll request follows the league's setting:
+    approved unless the league says otherwise (house rule 5)."""
     if pending.kind == "reroll_approval" and match.league is not None:
         refuse = match.league.reroll_approval_default == League.RerollApproval.REFUSE
         return "deny" if refuse else "approve"

@@ -103,7 +103,10 @@ def create_match(
 
 
 def _open_match(match: Match, state: MatchState, post: Post) -> Resolution:
-    """The engine's first state on record, then its start_match (weather, fans, coin toss)."""
+    """The engine's first state on record, then its start_match (weather, fans, coin toss).
+    The league's reroll setting goes into the state: the record folds alike if it changes."""
+    league = match.league
+    state.rerolls_free = league is not None and league.rival_rerolls == League.RivalRerolls.FREE
     _append_event(match, state, "match_created", {"state": state.to_json(compact=True)}, post)
     opening = resolve(
         state, SYSTEM_ACTOR, Declaration(None, "start_match"), (), core.dice_for(match)

@@ -52,6 +52,8 @@ DECISION_KINDS = (
     # part 4 (issue 16)
     "break_tackle",
     "wrestle",
+    # issue 17: the agreed draw at full time (seed 000)
+    "agree_draw",
 )
 ERROR_CODES = (
     "not_your_turn",

@@ -13,7 +13,9 @@ from .ruleset import LRB5, ruleset_for
 from .skills import reroll_skill
 from .state import PLAY_PHASES, MatchState, Pending, Player
 
-CAPTAIN_KINDS = frozenset(("apothecary", "reroll_approval", "blitz_claim", "bribe", "igor"))
+CAPTAIN_KINDS = frozenset(
+    ("apothecary", "reroll_approval", "blitz_claim", "bribe", "igor", "agree_draw")
+)
 
 # Consulted when the engine would stop for a decision: an answer continues at once (exactly as
 # if the caller had resolved again with that answer appended), None stops as usual.

@@ -231,6 +231,9 @@ def end_half(ctx: Ctx) -> None:
         if st.score["home"] != st.score["away"] or not st.overtime:
             finish(ctx, "full_time")
             return
+        if _draw_agreed(ctx):
+            finish(ctx, "agreed_draw")
+            return
         st.half = 3
         _reset_allowances(st)
         toss = ctx.roll(6)
@@ -240,6 +243,18 @@ def end_half(ctx: Ctx) -> None:
         _begin_half(ctx, winner if choice == "kick" else other(winner))
         return
     shoot_out(ctx)
+
+
+def _draw_agreed(ctx: Ctx) -> bool:
+    """Seed 000: a tie at full time "podrá declararse un empate si ambos entrenadores están de
+    acuerdo", otherwise sudden-death overtime. Each team's captain is asked, home first; a
+    no (or silence: the default) ends the asking."""
+    for team in TEAMS:
+        if not ctx.ask("agree_draw", ctx.rs.captain(team), [True, False], False):
+            ctx.ev("draw_declined", team=team)
+            return False
+    ctx.ev("draw_agreed")
+    return True
 
 
 def _reset_allowances(st: MatchState) -> None:

@@ -5,9 +5,9 @@ must post, and the check of a set-up post. Queries of the state only, for ``flow
 from __future__ import annotations
 
 from .actions import Declaration
-from .board import NAMES, NEIGHBOURS, parse_square, xy
+from .board import NAMES, NEIGHBOURS, parse_square, square, xy
 from .core import in_half
-from .state import ON_PITCH, MatchState, Player
+from .state import ON_PITCH, MatchState, Player, other
 
 LOS_ROWS = range(4, 11)  # rows 5-11: the line of scrimmage lies between the wide zones
 
@@ -131,6 +131,122 @@ def setup_problem(
         if los < min(3, need):
             return f"at least {min(3, need)} players on the line of scrimmage"
     return None
+
+
+SETUP_PHASES = ("setup", "perfect_defence", "quick_snap")
+
+
+def setups_awaited(st: MatchState, sides: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(team, side) pairs whose set-up post the match waits for: the kicking team sets up
+    first; a Perfect Defence is the kicking team's, a Quick Snap the receiving team's."""
+    if st.phase not in SETUP_PHASES:
+        return []
+    receiving = other(st.kicking)
+    if st.phase == "setup":
+        team = receiving if team_complete(st, st.kicking, sides) else st.kicking
+    else:
+        team = st.kicking if st.phase == "perfect_defence" else receiving
+    posted = st.teams[team].posted
+    return [(team, side) for side in sides_needed(st, team, sides) if side not in posted]
+
+
+# ------------------------------------------------------------------------------------------
+# The default set-up (a missed set-up deadline)
+
+# Rows from the centre outwards, none of them in a wide zone (rows 5-11, 0-based 4-10).
+_CENTRE_OUT = (7, 6, 8, 5, 9, 4, 10)
+
+
+def _central_squares(team: str, back: int) -> list[int]:
+    """The central squares ``back`` columns behind ``team``'s line of scrimmage."""
+    x = los_column(team) + (-back if team == "home" else back)
+    return [square(x, y) for y in _CENTRE_OUT]
+
+
+def default_setup(
+    st: MatchState,
+    team: str,
+    side: str,
+    sides: tuple[str, ...],
+    saved: dict[str, str] | None = None,
+) -> Declaration:
+    """The post a side that missed its set-up deadline makes: in a Perfect Defence its players
+    stay where they are, in a Quick Snap nobody steps; at a kick-off the ``saved`` formation
+    (player id -> square) of those of its players who may be set up, when it is legal and
+    leaves the team able to complete its set-up; else its players by shirt number, on the line
+    of scrimmage first (the three the team needs) and then behind it, always in the centre (no
+    wide zone is ever full). A side that posts first leaves the other its share of the eleven;
+    a side that posts last completes them."""
+    if st.phase == "setup" and saved:
+        saved_post = _saved_setup(st, team, side, sides, saved)
+        if saved_post is not None:
+            return saved_post
+    split = len(sides) > 1
+    mine = sorted(
+        (
+            p
+            for p in st.players.values()
+            if p.team == team and (not split or p.side == side) and may_post(st, p)
+        ),
+        key=lambda p: (p.number if p.number is not None else 99, p.id),
+    )
+    if st.phase == "quick_snap":
+        return Declaration(None, "setup")
+    if st.phase == "perfect_defence":
+        kept = tuple(sorted((p.id, NAMES[p.at]) for p in mine if p.at is not None))
+        return Declaration(None, "setup", placements=kept)
+    ids = {p.id for p in mine}
+    others = [
+        p for p in st.players.values() if p.team == team and p.id not in ids and may_post(st, p)
+    ]
+    others_placed = [p.at for p in others if p.at is not None]
+    available = len(mine) + len(others)
+    need = min(11, available)
+    if all(s in st.teams[team].posted for s in sides if s != side):
+        count = need - len(others_placed)
+    else:
+        count = max(need - len(others), min(len(mine), need * len(mine) // max(available, 1)))
+    count = max(0, min(count, len(mine)))
+    on_line = sum(1 for sq in others_placed if on_los(team, sq))
+    line_wanted = max(0, min(3, need) - on_line)
+    taken = set(others_placed)
+    line = [sq for sq in _central_squares(team, 0) if sq not in taken]
+    behind = [sq for back in range(1, 6) for sq in _central_squares(team, back) if sq not in taken]
+    squares = (line[:line_wanted] + behind + line[line_wanted:])[:count]
+    placements = tuple(sorted((p.id, NAMES[sq]) for p, sq in zip(mine, squares, strict=False)))
+    return Declaration(None, "setup", placements=placements)
+
+
+def default_kick(st: MatchState) -> Declaration:
+    """The kick of a kicking team that missed its deadline: at the centre of the receiving
+    half (the kick still scatters)."""
+    x = 6 if other(st.kicking) == "home" else 19
+    return Declaration(None, "kick", target=NAMES[square(x, 7)])
+
+
+def _saved_setup(
+    st: MatchState, team: str, side: str, sides: tuple[str, ...], saved: dict[str, str]
+) -> Declaration | None:
+    split = len(sides) > 1
+    mine = {
+        p.id
+        for p in st.players.values()
+        if p.team == team and (not split or p.side == side) and may_post(st, p)
+    }
+    placements = tuple(sorted((pid, sq) for pid, sq in saved.items() if pid in mine))
+    decl = Declaration(None, "setup", placements=placements)
+    if not placements or setup_problem(st, team, side, decl, sides) is not None:
+        return None
+    if all(s in st.teams[team].posted for s in sides if s != side):
+        return decl  # the last side: ``setup_problem`` checked the whole team
+    others = [p for p in st.players.values() if p.team == team and p.id not in mine]
+    waiting = sum(1 for p in others if p.at is None and may_post(st, p))
+    squares = [parse_square(sq) for _pid, sq in placements]
+    squares += [p.at for p in others if p.at is not None]
+    need = min(11, len(mine) + sum(1 for p in others if may_post(st, p)))
+    left = need - len(squares)
+    line_short = min(3, need) - sum(1 for sq in squares if on_los(team, sq))
+    return decl if max(0, line_short) <= left <= waiting else None
 
 
 def pitch_is_set(st: MatchState) -> bool:

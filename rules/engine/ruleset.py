@@ -101,9 +101,22 @@ class SplitTeam(LRB5):
         return to == actor
 
 
+class SplitTeamFreeRerolls(SplitTeam):
+    """House rule 5 as seed 000 words it: either side uses the team rerolls as soon as it
+    needs them, with no approval by the captain (a league's choice)."""
+
+    name = "split_team_free_rerolls"
+
+    def reroll_needs_approval(self, side: str) -> bool:
+        return False
+
+
 _LRB5 = LRB5()
 _SPLIT = SplitTeam()
+_SPLIT_FREE_REROLLS = SplitTeamFreeRerolls()
 
 
 def ruleset_for(state: MatchState) -> LRB5:
-    return _SPLIT if state.house_rules else _LRB5
+    if not state.house_rules:
+        return _LRB5
+    return _SPLIT_FREE_REROLLS if state.rerolls_free else _SPLIT

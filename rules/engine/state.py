@@ -323,6 +323,7 @@ class MatchState:
     overtime: bool = True  # a tie at full time goes to overtime (else the match is drawn)
     result: dict[str, Any] | None = None
     weather_rolled: bool = False  # the pre-match weather is known (``pregame_weather``)
+    rerolls_free: bool = False  # house rule 5: the rival uses team rerolls with no approval
 
     # -- copying ---------------------------------------------------------------------------
     def copy(self) -> MatchState:
@@ -350,6 +351,7 @@ class MatchState:
             self.overtime,
             self.result,
             self.weather_rolled,
+            self.rerolls_free,
         )
 
     def deep_copy(self) -> MatchState:
@@ -391,6 +393,7 @@ class MatchState:
             "overtime": self.overtime,
             "result": self.result,
             "weather_rolled": self.weather_rolled,
+            "rerolls_free": self.rerolls_free,
             "half": self.half,
             "turn": {"home": self.turn["home"], "away": self.turn["away"]},
             "active": self.active,
@@ -478,6 +481,7 @@ class MatchState:
             raise ValueError("result must be an object or null")
         st.result = result
         st.weather_rolled = bool(d.get("weather_rolled", False))
+        st.rerolls_free = bool(d.get("rerolls_free", False))
         st.rebuild_board()
         if len(st.board) != sum(1 for p in st.players.values() if p.at is not None):
             raise ValueError("two players stand on the same square")

@@ -23,6 +23,7 @@ SETTINGS = {
     "turn_deadline_hours": "36",
     "decision_deadline_hours": "8",
     "blitz_claim_window_hours": "4",
+    "rival_rerolls": "approved",
     "reroll_approval_default": "refuse",
     "vacation_days": "10",
     "points_win": "3",
