@@ -118,6 +118,7 @@ LANGUAGES = [
 # The language menu's choice outlives the browser session.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["bbweb.formats"]
 USE_I18N = True
 TIME_ZONE = envstr("BBWEB_TIME_ZONE", "Europe/Madrid")
 USE_TZ = True
