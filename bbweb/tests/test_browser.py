@@ -1,4 +1,7 @@
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,3 +35,22 @@ def test_the_language_menu_offers_each_community_and_remembers(live_server, page
     cookie = next(c for c in page.context.cookies() if c["name"] == "django_language")
     assert cookie["value"] == "ja"
     assert cookie["expires"] > 0  # a lasting cookie, not one that ends with the session
+
+
+def test_a_team_page_names_race_positions_and_skills_in_the_reader_s_language(  # type: ignore[no-untyped-def]
+    live_server, page: Page
+) -> None:
+    call_command("load_demo", stdout=StringIO())
+    page.goto(live_server.url + "/")
+    page.get_by_test_id("lang-menu").locator("summary").click()
+    page.get_by_test_id("lang-es").click()
+    page.get_by_role("link", name="Equipos", exact=True).click()
+    page.get_by_role("link", name="Reikland Reavers").click()
+    roster = page.locator("main")
+    for spanish in ("Humanos", "Receptor", "Lanzador", "Línea", "Manos Seguras"):
+        expect(roster).to_contain_text(spanish)
+    page.get_by_test_id("lang-menu").locator("summary").click()
+    page.get_by_test_id("lang-ja").click()
+    for japanese in ("ヒューマン", "キャッチャー", "スロワー", "ラインマン", "シュアハンズ"):
+        expect(roster).to_contain_text(japanese)
+    expect(roster).not_to_contain_text("Catcher")
