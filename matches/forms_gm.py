@@ -31,7 +31,7 @@ WINNERS = [("", "—"), ("home", _("home")), ("away", _("away"))]
 
 class DisputeForm(forms.Form):
     event = forms.IntegerField(label=_("Event"), required=False, min_value=1)
-    post = forms.IntegerField(label=_("Post"), required=False, min_value=1)
+    post = forms.IntegerField(label=pgettext_lazy("thread", "Post"), required=False, min_value=1)
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
     def clean(self) -> dict[str, Any]:
