@@ -106,8 +106,19 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish")), ("fi", _("Finnish"))]
+# The languages of the seeds' communities: the Spanish forum (000), the Finnish live league
+# (002), the Japanese (003) and the French (004) rules translations.
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("fi", _("Finnish")),
+    ("fr", _("French")),
+    ("ja", _("Japanese")),
+]
+# The language menu's choice outlives the browser session.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["bbweb.formats"]
 USE_I18N = True
 TIME_ZONE = envstr("BBWEB_TIME_ZONE", "Europe/Madrid")
 USE_TZ = True

@@ -20,6 +20,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from bbweb import glossary
 from rules import gamedata
 from teams import rosters
 
@@ -222,7 +223,7 @@ def order_problems(
         if merc.skill and not mercenary_skill_ok(pos, merc.skill):
             problems.append(
                 _("A %(position)s mercenary cannot take %(skill)s.")
-                % {"position": pos.title, "skill": merc.skill}
+                % {"position": glossary.position_name(pos), "skill": merc.skill}
             )
     for pos_id, count in added.items():
         pos = race.position(pos_id)
@@ -230,7 +231,7 @@ def order_problems(
             problems.append(
                 _("Too many %(position)s: %(count)d, at most %(max)d.")
                 % {
-                    "position": pos.title,
+                    "position": glossary.position_name(pos),
                     "count": position_counts.get(pos_id, 0) + count,
                     "max": pos.max_qty,
                 }

@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from matches.models import Dispute
 from matches.services import LEAGUE_SETTINGS
@@ -30,7 +31,7 @@ WINNERS = [("", "—"), ("home", _("home")), ("away", _("away"))]
 
 class DisputeForm(forms.Form):
     event = forms.IntegerField(label=_("Event"), required=False, min_value=1)
-    post = forms.IntegerField(label=_("Post"), required=False, min_value=1)
+    post = forms.IntegerField(label=pgettext_lazy("thread", "Post"), required=False, min_value=1)
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
     def clean(self) -> dict[str, Any]:
@@ -95,7 +96,7 @@ class LeagueForm(forms.ModelForm):  # type: ignore[type-arg]
 
 class FixtureForm(forms.Form):
     round = forms.IntegerField(label=_("Round"), min_value=1, max_value=999)
-    home = forms.ModelChoiceField(label=_("Home"), queryset=Team.objects.none())
+    home = forms.ModelChoiceField(label=pgettext_lazy("team", "Home"), queryset=Team.objects.none())
     away = forms.ModelChoiceField(label=_("Away"), queryset=Team.objects.none())
     scheduled_for = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})

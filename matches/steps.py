@@ -4,9 +4,10 @@ stores figures only (``Post.summary``), and this writes them out when the page i
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from bbweb import glossary
 from matches.models import Match
 from rules import gamedata
 from teams.rosters import gp
@@ -52,7 +53,7 @@ def stat_or_skill(name: str) -> str:
     if name in gamedata.STAT_INCREASES:
         return f"+1 {name[1:]}"
     try:
-        return gamedata.skill(name).label(get_language())
+        return glossary.skill_name(gamedata.skill(name))
     except gamedata.UnknownSkill:
         return name
 
@@ -65,7 +66,7 @@ def order_text(order: Mapping[str, Any]) -> str:
     stars = {s.id: s.name for s in gamedata.star_players()}
     parts += [stars.get(star, star) for star in order.get("stars") or ()]
     for merc in order.get("mercenaries") or ():
-        title = gamedata.position(merc["position"]).title
+        title = glossary.position_name(gamedata.position(merc["position"]))
         if merc.get("skill"):
             parts.append(
                 gettext("a %(position)s mercenary with %(skill)s")

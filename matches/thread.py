@@ -17,11 +17,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from bbweb import glossary
 from matches import labels
 from matches.labels import label
 from matches.markup import render_markdown
 from matches.mentions import match_people
 from matches.models import Match, MatchEvent, Post
+from rules import gamedata
 
 logger = logging.getLogger(__name__)
 
@@ -345,6 +347,13 @@ def declaration_text(names: Names, d: dict[str, Any]) -> str:
     return " ".join(str(p) for p in parts)
 
 
+def _skill_name(name: str) -> str:
+    try:
+        return glossary.skill_name(gamedata.skill(name))
+    except gamedata.UnknownSkill:
+        return name
+
+
 def choice_label(kind: str, choice: Any, names: Names) -> str:
     if kind == "block_die" and isinstance(choice, int):
         return f"{choice}: {label(labels.BLOCK_FACES, choice)}"
@@ -352,7 +361,7 @@ def choice_label(kind: str, choice: Any, names: Names) -> str:
         return label(labels.CHOICES, choice)
     text = str(choice)
     if text.startswith("skill:"):
-        return _("Skill reroll (%(skill)s)") % {"skill": text[6:]}
+        return _("Skill reroll (%(skill)s)") % {"skill": _skill_name(text[6:])}
     if ":" in text:  # PLAYER:SQUARE
         pid, _sep, square = text.partition(":")
         return f"{names.player(pid)} → {square}"

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -153,11 +154,9 @@ def vacation(request: HttpRequest, pk: int) -> HttpResponse:
         except services.MatchError as refused:
             messages.error(request, refused.message)
         else:
-            messages.success(
-                request,
-                _("Your deadlines are paused until %(until)s.")
-                % {"until": timezone.localtime(taken.ends_at).strftime("%Y-%m-%d %H:%M")},
-            )
+            until = date_format(timezone.localtime(taken.ends_at), "SHORT_DATETIME_FORMAT")
+            paused = _("Your deadlines are paused until %(until)s.") % {"until": until}
+            messages.success(request, paused)
     return redirect("matches:detail", pk=match.pk)
 
 

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bbweb.models import email_verified
 from bbweb.roles import is_game_master
-from matches import folding, services
+from matches import folding, labels, services
 from matches.forms_gm import (
     PLAYER_STATES,
+    SIDES,
     ControlForm,
     DisputeForm,
     FixtureForm,
@@ -83,9 +84,10 @@ def _form_errors(request: HttpRequest, form: Any) -> None:
 
 
 def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
-    """One line for an event: its number, what it is, whose, the dice and the result."""
+    """One line for an event, in the reader's language: its number, what it is, whose, the
+    dice and the result."""
     data = event.data
-    parts = [f"#{event.number}", event.type.replace("_", " ")]
+    parts = [f"#{event.number}", _event_word(event.type)]
     who = data.get("player")
     if isinstance(who, str) and who:
         name = lineup.get(who, {}).get("name")
@@ -95,11 +97,32 @@ def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
     if data.get("target") is not None and data.get("faces"):
         parts.append(_("needs %(target)s") % {"target": data["target"]})
     if data.get("result") is not None:
-        parts.append(str(data["result"]))
+        parts.append(_event_word(data["result"]))
     if event.type == "declaration":
         decl = data["declaration"]
-        parts.append(f"{data['actor']} {decl.get('action')} {decl.get('player') or ''}".strip())
+        actor = dict(SIDES).get(data["actor"], data["actor"])
+        action = _event_word(decl.get("action") or "")
+        parts.append(f"{actor}: {action} {decl.get('player') or ''}".strip())
     return " · ".join(parts)
+
+
+# The record's words for the engine's codes: what was rolled (dodge, armour), what it gave
+# (success, holds, a weather or kick-off result), the action declared.
+_EVENT_WORDS = (
+    labels.PURPOSES,
+    labels.RESULTS,
+    labels.WEATHER,
+    labels.KICKOFF,
+    labels.ACTIONS,
+    labels.DECISIONS,
+)
+
+
+def _event_word(code: object) -> str:
+    for table in _EVENT_WORDS:
+        if code in table:
+            return str(table[code])
+    return str(code).replace("_", " ")
 
 
 DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first

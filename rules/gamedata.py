@@ -105,7 +105,8 @@ class Position:
         return self.id.split(".", 1)[1]
 
     def label(self, lang: str | None = None) -> str:
-        # terms.json has no Spanish position titles; the forums use the English ones.
+        # terms.json has no position titles: the pages name positions from each language's
+        # glossary (locale/<lang>/glossary.json, read by bbweb/glossary.py).
         return self.title
 
     def stat(self, name: str) -> int:

@@ -1,9 +1,9 @@
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from bbweb import glossary
 from rules import gamedata
 from teams import rosters, services
 from teams.models import League, Side, Team
@@ -15,8 +15,7 @@ def _counts(top: int) -> list[tuple[int, str]]:
 
 
 def race_choices() -> list[tuple[str, object]]:
-    lang = get_language()
-    return [("", _("Choose a race"))] + [(r.id, r.label(lang)) for r in gamedata.races()]
+    return [("", _("Choose a race"))] + [(r.id, glossary.race_name(r)) for r in gamedata.races()]
 
 
 class RaceForm(forms.Form):

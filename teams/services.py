@@ -11,6 +11,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bbweb import glossary
 from bbweb.models import email_verified
 from rules import gamedata
 from teams import rosters
@@ -286,7 +287,7 @@ def hire_player(
     if sum(1 for p in roster if p.position == pos.id) >= pos.max_qty:
         raise RuleBroken(
             _("The team already has %(max)d %(position)s, the most it may have.")
-            % {"max": pos.max_qty, "position": pos.title}
+            % {"max": pos.max_qty, "position": glossary.position_name(pos)}
         )
     if number is None:
         number = _free_number(team)
@@ -633,7 +634,10 @@ def hire_journeyman(actor: Actor, player: Player) -> int:
     if hired >= player.position_data.max_qty:
         raise RuleBroken(
             _("The team already has %(max)d %(position)s, the most it may have.")
-            % {"max": player.position_data.max_qty, "position": player.position_data.title}
+            % {
+                "max": player.position_data.max_qty,
+                "position": glossary.position_name(player.position_data),
+            }
         )
     price = player.position_data.cost
     _pay(team, player.side, price)

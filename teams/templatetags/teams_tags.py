@@ -2,8 +2,8 @@
 
 from django import template
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.utils.translation import get_language
 
+from bbweb import glossary
 from rules import gamedata
 from teams import rosters
 from teams.models import Invitation, MoveProposal
@@ -19,7 +19,7 @@ def gp(amount: int) -> str:
 @register.filter
 def race_label(race_id: str) -> str:
     try:
-        return gamedata.race(race_id).label(get_language())
+        return glossary.race_name(gamedata.race(race_id))
     except gamedata.UnknownRace:
         return race_id
 
@@ -27,9 +27,15 @@ def race_label(race_id: str) -> str:
 @register.filter
 def position_label(position_id: str) -> str:
     try:
-        return gamedata.position(position_id).label(get_language())
+        return glossary.position_name(gamedata.position(position_id))
     except gamedata.UnknownPosition:
         return position_id
+
+
+@register.filter
+def position_title_label(title: str) -> str:
+    """A position stored by its English title (a match's lineup), in the reader's language."""
+    return glossary.position_title(title)
 
 
 @register.filter
@@ -37,7 +43,7 @@ def skill_label(name: str) -> str:
     if name in gamedata.STAT_INCREASES:
         return f"+{rosters.STAT_LABELS[name[1:]]}"
     try:
-        return gamedata.skill(name).label(get_language())
+        return glossary.skill_name(gamedata.skill(name))
     except gamedata.UnknownSkill:
         return name
 
