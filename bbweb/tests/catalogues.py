@@ -104,7 +104,11 @@ def _append(entry: Entry, target: tuple[str, int], text: str, *, new: bool = Fal
 
 
 def languages() -> list[str]:
-    return sorted(path.name for path in LOCALE_DIR.iterdir() if (path / "LC_MESSAGES").is_dir())
+    """The languages with a catalogue (a compiled-only folder, such as one `compilemessages -l
+    en` leaves, is not one)."""
+    return sorted(
+        path.name for path in LOCALE_DIR.iterdir() if (path / "LC_MESSAGES" / "django.po").is_file()
+    )
 
 
 def catalogue(language: str) -> list[Entry]:
