@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from matches import labels, pitch
 from matches.labels import label
 from matches.models import Decision, Match
+from matches.sentences import Names, choice_label
 from matches.services import actors_for, is_match_gm, load_state
-from matches.thread import Names, choice_label, describe, thread
+from matches.thread import describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
 from rules.engine.lineup import sides_needed, team_complete
