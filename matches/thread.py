@@ -46,6 +46,12 @@ class Line:
     modifiers: list[str] = field(default_factory=list)
     result: str = ""
 
+    def plain(self) -> str:
+        """The line as text, the dice in the forum's brackets: "Dodge [3] 4+ → failure"."""
+        parts = [self.text, "".join(f"[{f}]" for f in self.faces), self.target, *self.modifiers]
+        text = " ".join(part for part in parts if part)
+        return f"{text} → {self.result}" if self.result else text
+
     def html(self) -> SafeString:
         """The line as a list item, every part escaped. Written here rather than in a template:
         a long thread has hundreds of lines and a template include each costs ten times more."""

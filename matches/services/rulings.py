@@ -9,6 +9,7 @@ coach stop or move the match's clocks.
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -300,6 +301,27 @@ def undone_posts(match: Match, undone_events: list[int]) -> list[Post]:
         undone_by__isnull=True,
     )
     return sorted({*holding, *since}, key=lambda post: post.number)
+
+
+@dataclass(frozen=True)
+class RewindPreview:
+    """What a rewind to before an event would take back, for the GM to read before ruling."""
+
+    posts: list[Post]
+    rolls: list[MatchEvent]  # the undone events with dice, in order
+
+
+def rewind_preview(match: Match, event_number: int) -> RewindPreview | None:
+    """The posts and dice a rewind to before ``event_number`` would undo; None when the record
+    does not allow that rewind. Reads only."""
+    events = list(match.events.order_by("number"))
+    try:
+        data = folding.rewind(events, event_number, 0)
+    except folding.Refused:
+        return None
+    undone = set(data["undone"])
+    rolls = [e for e in events if e.number in undone and e.data.get("faces")]
+    return RewindPreview(undone_posts(match, data["undone"]), rolls)
 
 
 def _post_numbers(events: list[MatchEvent], data: dict[str, Any]) -> dict[str, Any]:

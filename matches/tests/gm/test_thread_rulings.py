@@ -81,3 +81,35 @@ def test_a_second_rewind_leaves_the_posts_the_first_one_undid_alone(
     second = _rule(played, alice, gm, "rewind", "Twice.")
     assert set(played.posts.filter(undone_by=first).values_list("pk", flat=True)) == marked
     assert not marked & set(played.posts.filter(undone_by=second).values_list("pk", flat=True))
+
+
+def test_the_gm_reads_which_posts_and_dice_a_rewind_would_replace_before_ruling(
+    played: Match, alice: User, gm: User
+) -> None:
+    number = first_roll(played, 10)
+    roll_post = played.events.get(number=number).post
+    assert roll_post is not None
+    dispute = services.raise_dispute(
+        played.pk, alice, reason="The dodge ignored a tackle zone.", event_number=number
+    )
+    preview = services.rewind_preview(played, number)
+    assert preview is not None and preview.rolls
+    html = _page(played, gm)
+    assert f'data-testid="rewind-warning-{dispute.pk}"' in html
+    assert "A rewind is, in effect, a new roll" in html
+    assert f"on the roll post #{roll_post.number} · " in html
+    # Nothing was undone by reading it.
+    assert not played.posts.filter(undone_by__isnull=False).exists()
+    # A coach sees the dispute, not the GM's warning.
+    assert "rewind-warning" not in _page(played, alice)
+
+
+def test_the_roll_to_dispute_is_named_by_its_post_and_its_players_name(
+    played: Match, alice: User
+) -> None:
+    html = _page(played, alice)
+    lineup = played.lineup
+    assert "post #" in html
+    named = [f"#{facts['number']} {facts['name']}" for facts in lineup.values()]
+    assert any(name in html for name in named)
+    assert "needs " not in html
