@@ -3,6 +3,7 @@
 A system post stores what happened as data (its ``summary``: a ``message``, or the ``step``
 of the pre- and post-match sequence); these functions say it in words at render time."""
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,6 +45,17 @@ class Names:
         team, _sep, side = actor.partition(":")
         side_label = _("captain") if side == "captain" else _("rival")
         return f"{self.team(team)} ({side_label})"
+
+
+PLAYER_ID = re.compile(r"\b[ha]\d{1,2}\b")
+
+
+def named(names: Names, text: str) -> str:
+    """The engine's message with its player ids ("a3 has already acted") given as names
+    ("#3 Gorbag has already acted"): the engine speaks in ids, a person reads names."""
+    return PLAYER_ID.sub(
+        lambda found: names.player(found[0]) if found[0] in names.lineup else found[0], text
+    )
 
 
 def choice_label(kind: str, choice: Any, names: Names) -> str:

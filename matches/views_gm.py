@@ -111,7 +111,7 @@ def _latest_live_rolls(match: Match) -> list[MatchEvent]:
     from the newest meets it before them. A roll taken back costs its place in the list."""
     latest = (
         match.events.filter(Q(data__has_key="faces") | Q(type__in=folding.UNDOING_EVENTS))
-        .only("number", "type", "data")
+        .only("number", "type", "data", "post_id")
         .order_by("-number")[: DISPUTABLE_ROLLS * 2]
     )
     undone: set[int] = set()
