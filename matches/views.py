@@ -16,6 +16,7 @@ from matches import labels, page, services
 from matches.access import may_read
 from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm, ScheduleForm
 from matches.models import Match, Post
+from matches.sentences import Names, named
 from matches.services import MatchError
 from matches.thread import thread
 from matches.views_deadlines import deadline_context
@@ -116,6 +117,7 @@ def _write(
 
 
 def _refused(request: HttpRequest, match: Match, code: str, message: str) -> HttpResponse:
+    message = named(Names(match), message)  # the engine's ids as the players' names
     context = {"error": {"message": message, "reason": labels.label(labels.ERRORS, code)}}
     if _htmx(request):
         return retarget(render(request, "matches/detail.html#flash", context), "#flash")

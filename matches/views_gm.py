@@ -297,7 +297,7 @@ def queue(request: HttpRequest) -> HttpResponse:
         return _forbidden(request, _("The dispute queue is for game masters."), reverse("home"))
     disputes = (
         Dispute.objects.filter(match__gm=user, status=Dispute.Status.OPEN)
-        .select_related("match__home_team", "match__away_team", "raised_by", "event")
+        .select_related("match__home_team", "match__away_team", "raised_by", "event__post", "post")
         .order_by("created_at", "pk")
     )
     return render(request, "matches/gm_queue.html", {"disputes": disputes})

@@ -1,6 +1,8 @@
 """Where a person reads, players are named, not given by the engine's ids: the rules' errors,
 the armour against its value, the block's chance and the foul's risk."""
 
+from django.test import Client
+
 from matches import page
 from matches.models import Match
 from matches.sentences import Names, named
@@ -37,3 +39,16 @@ def test_a_plan_names_its_player_and_target_and_says_what_a_block_chance_means(
     assert view["target_name"] == names.player("a5")
     block = next(r for r in view["rolls"] if r["meaning"])
     assert str(block["meaning"]) == "no turnover"
+
+
+def test_a_refused_declaration_names_the_player_in_the_way(
+    match: Match, clients: dict[str, Client]
+) -> None:
+    mid_turn(match)  # h1 on F5, h2 on G4
+    data = {"player": "h1", "action": "move", "path": "G4"}
+    response = clients["alice"].post(
+        f"/matches/{match.pk}/declare/", data, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert f"G4 is occupied by {Names(match).player('h2')}" in html
+    assert "occupied by h2" not in html
