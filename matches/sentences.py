@@ -300,6 +300,14 @@ def _step(names: Names, s: Facts) -> str:
     return say(names, s, team)
 
 
+def _winnings_dice(rolled: Any) -> str:
+    rolled = rolled or {}
+    return _("winnings %(dice)s, fan factor %(fan)s") % {
+        "dice": _dice(rolled.get("dice")),
+        "fan": _dice(rolled.get("fan_factor_dice")),
+    }
+
+
 def _mvp(names: Names, s: Facts, team: str) -> str:
     return _("Most Valuable Player of %(team)s: %(mvp)s.") % {
         "team": team,
@@ -316,6 +324,12 @@ def _result(names: Names, s: Facts, team: str) -> str:
         "a": score.get("away", 0),
     }
     if s.get("winner") in ("home", "away"):
+        if s.get("by") == "concession":
+            return (
+                final
+                + " "
+                + _("%(team)s wins: the other team conceded.") % {"team": names.team(s["winner"])}
+            )
         return final + " " + _("%(team)s wins.") % {"team": names.team(s["winner"])}
     return final + " " + _("A draw.")
 
@@ -395,7 +409,7 @@ _STEPS: dict[str, Callable[[Names, Facts, str], str]] = {
     ),
     "result": _result,
     "winnings_dice": lambda names, s, team: (
-        _("Winnings dice. %(list)s.") % {"list": _both(names, s, _dice)}
+        _("Winnings dice. %(list)s.") % {"list": _both(names, s, _winnings_dice)}
     ),
     "winnings_reroll": lambda names, s, team: (
         (
