@@ -99,6 +99,7 @@ def plan_view(
     out: dict[str, Any] = {"plan": plan, "mode": mode, "problem": "", "rolls": [], "overall": None}
     out["selected_name"] = names.player(plan.player) if plan.player else ""
     out["target_name"] = names.player(plan.target) if plan.target in names.lineup else plan.target
+    out["picked_name"] = names.player(plan.picked) if plan.picked else ""
     out["key"] = secrets.token_hex(8)
     if mode == "setup":
         return {**out, **_setup_view(state, actors[0], plan)}

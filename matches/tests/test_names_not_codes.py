@@ -52,3 +52,10 @@ def test_a_refused_declaration_names_the_player_in_the_way(
     html = response.content.decode()
     assert f"G4 is occupied by {Names(match).player('h2')}" in html
     assert "occupied by h2" not in html
+
+
+def test_a_player_in_hand_at_the_set_up_is_named(match: Match) -> None:
+    state = mid_turn(match)
+    names = Names(match)
+    view = page.plan_view(state, "kick", ["home:captain"], page.Plan(picked="h3"), names)
+    assert view["picked_name"] == names.player("h3") != "h3"
