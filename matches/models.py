@@ -138,6 +138,11 @@ class Post(models.Model):
     html = models.TextField(blank=True)
     summary = models.JSONField(default=dict, blank=True)
     idempotency_key = models.CharField(max_length=64, blank=True)
+    # The GM's ruling (a rewind or a re-roll) that took back this post's play: the thread
+    # marks the post undone and links it to the ruling's post.
+    undone_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="undid"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
