@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection, models
+from django.db import models
 from django.utils import timezone
 
 from matches import folding
@@ -81,13 +81,8 @@ def may_read(match: Match, user: AnyUser) -> bool:
 
 
 def last_event_number(match: Match) -> int:
-    """The number of the match's last event (0 before the first): the heads a write moved on,
-    when there are some."""
-    heads: _Heads | None = getattr(match, "_heads", None)
-    if heads is not None:
-        return heads.event
-    last = match.events.order_by("-number").values_list("number", flat=True).first()
-    return last or 0
+    """The number of the match's last event (0 before the first)."""
+    return match.last_event_number
 
 
 def load_state(match: Match) -> MatchState:
@@ -135,9 +130,9 @@ def _locked(match_id: int) -> Match:
     changed."""
     # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
     # league, and locking the teams too would make a team's matches wait for each other.
-    # The heads of the thread and the chain (``_heads``) are read by a statement of their
-    # own: in this one, subqueries would see the snapshot taken before waiting for the lock,
-    # and miss what the transaction that held it wrote.
+    # The heads of the thread and the chain are columns of the row, so this read has them as
+    # the last writer committed them (a subquery of the posts or events here would see the
+    # snapshot taken before waiting for the lock).
     try:
         match = (
             Match.objects.select_for_update(of=("self",))
@@ -248,11 +243,10 @@ def _new_post(
     summary: dict[str, Any] | None = None,
     idempotency_key: str = "",
 ) -> Post:
-    heads = _heads(match)
     post = _insert(
         Post(
             match=match,
-            number=heads.post + 1,
+            number=match.last_post_number + 1,
             kind=kind,
             author_id=author.pk if author is not None and author.is_authenticated else None,
             actor=actor,
@@ -266,36 +260,8 @@ def _new_post(
             idempotency_key=idempotency_key if author is not None else "",
         )
     )
-    heads.post = post.number
+    match.last_post_number = post.number  # saved with the match by ``_touch``
     return post
-
-
-@dataclass
-class _Heads:
-    """The last post number and the last event (number, hash) of a match, read once per
-    write once the match is locked, and moved on in memory as posts and events are added."""
-
-    post: int
-    event: int
-    hash: str
-
-
-def _heads(match: Match) -> _Heads:
-    heads: _Heads | None = getattr(match, "_heads", None)
-    if heads is None:
-        # Plain SQL: the ORM spent longer building this query than the database running it.
-        posts, events = Post._meta.db_table, MatchEvent._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT (SELECT MAX(number) FROM {posts} WHERE match_id = %s),"
-                f" (SELECT MAX(number) FROM {events} WHERE match_id = %s),"
-                f" (SELECT hash FROM {events} WHERE match_id = %s ORDER BY number DESC LIMIT 1)",
-                [match.pk] * 3,
-            )
-            post, event, hash = cursor.fetchone()
-        heads = _Heads(post or 0, event or 0, hash or GENESIS_HASH)
-        match._heads = heads  # type: ignore[attr-defined]
-    return heads
 
 
 def _append_event(
@@ -354,14 +320,16 @@ def _event_rows(
 def _chained(
     match: Match, events: list[tuple[str, dict[str, Any]]]
 ) -> list[tuple[int, str, dict[str, Any], str, str]]:
-    """(number, type, data, previous hash, hash) of each event, next in the match's chain."""
-    heads = _heads(match)
+    """(number, type, data, previous hash, hash) of each event, next in the match's chain;
+    the match's heads moved on (saved with the match by ``_touch``)."""
     chained = []
+    number, prev = match.last_event_number, match.last_event_hash
     for type, data in events:
-        number = heads.event + 1
-        digest = MatchEvent.chain_hash(heads.hash, number, type, data)
-        chained.append((number, type, data, heads.hash, digest))
-        heads.event, heads.hash = number, digest
+        number += 1
+        digest = MatchEvent.chain_hash(prev, number, type, data)
+        chained.append((number, type, data, prev, digest))
+        prev = digest
+    match.last_event_number, match.last_event_hash = number, prev
     return chained
 
 
