@@ -10,9 +10,13 @@ state. In a batch of the sweep the writes here go to ``buffer`` instead of the d
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from matches import folding
@@ -86,7 +90,18 @@ def last_event_number(match: Match) -> int:
 
 
 def load_state(match: Match) -> MatchState:
+    """The engine's state of the match: the one a write just stored, if the row holds that
+    one still, else decoded from the row (the engine never changes a state it is given)."""
+    stored: tuple[dict[str, Any], MatchState] | None = getattr(match, "_stored_state", None)
+    if stored is not None and stored[0] is match.state:
+        return stored[1]
     return MatchState.from_json(match.state)
+
+
+def _store_state(match: Match, state: MatchState) -> None:
+    """The new state on the row (saved by ``_touch``), kept decoded for the reply."""
+    match.state = state.to_json(compact=True)
+    match._stored_state = (match.state, state)  # type: ignore[attr-defined]
 
 
 def dice_for(match: Match) -> FairDice:
@@ -125,22 +140,79 @@ def chain_is_intact(match: Match) -> bool:
 # -- internals -------------------------------------------------------------------------------------
 
 
-def _locked(match_id: int) -> Match:
-    """The match row FOR UPDATE, with what it holds noted so that ``_touch`` writes only what
-    changed."""
+def _lock_query(skip_locked: bool) -> "models.QuerySet[Match]":
     # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
     # league, and locking the teams too would make a team's matches wait for each other.
     # The heads of the thread and the chain are columns of the row, so this read has them as
     # the last writer committed them (a subquery of the posts or events here would see the
     # snapshot taken before waiting for the lock).
-    try:
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("home_team", "away_team", "league")
-            .get(pk=match_id)
+    return Match.objects.select_for_update(skip_locked=skip_locked, of=("self",)).select_related(
+        "home_team", "away_team", "league"
+    )
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A query by primary key compiled once per connection, and how its row becomes the
+    match with its teams and league: Django compiles a query anew each time, and for this
+    one, four tables' columns, that took longer than the database answering it."""
+
+    sql: str
+    compiler: SQLCompiler
+    converters: dict[int, Any]
+    init_list: list[str]
+    columns: slice
+    related: list[Any]
+
+    @classmethod
+    def of(cls, queryset: "models.QuerySet[Match]") -> "_Compiled":
+        compiler = queryset.filter(pk=0).query.get_compiler(queryset.db)
+        sql, _params = compiler.as_sql()
+        info = compiler.klass_info
+        assert info is not None
+        select = compiler.select
+        fields = info["select_fields"]
+        columns = slice(fields[0], fields[-1] + 1)
+        return cls(
+            sql,
+            compiler,
+            compiler.get_converters([column[0] for column in select]),
+            [column[0].target.attname for column in select[columns]],
+            columns,
+            get_related_populators(info, select, queryset.db, queryset._fetch_mode),  # type: ignore[attr-defined]
         )
-    except Match.DoesNotExist:
-        raise MatchError("no_match", "There is no such match.") from None
+
+    def get(self, pk: int) -> Match | None:
+        with self.compiler.connection.cursor() as cursor:
+            cursor.execute(self.sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if self.converters:
+            [row] = self.compiler.apply_converters([row], self.converters)
+        match = Match.from_db(self.compiler.using, self.init_list, row[self.columns])
+        for populator in self.related:
+            populator.populate(row, match)
+        return match
+
+
+_COMPILED: WeakKeyDictionary[BaseDatabaseWrapper, dict[bool, _Compiled]] = WeakKeyDictionary()
+
+
+def _locked_row(skip_locked: bool, match_id: int) -> Match | None:
+    db = connections[DEFAULT_DB_ALIAS]
+    compiled = _COMPILED.setdefault(db, {})
+    if skip_locked not in compiled:
+        compiled[skip_locked] = _Compiled.of(_lock_query(skip_locked))
+    return compiled[skip_locked].get(match_id)
+
+
+def _locked(match_id: int) -> Match:
+    """The match row FOR UPDATE, with what it holds noted so that ``_touch`` writes only what
+    changed."""
+    match = _locked_row(False, match_id)
+    if match is None:
+        raise MatchError("no_match", "There is no such match.")
     match._loaded = buffer._values(match)  # type: ignore[attr-defined]
     return match
 
@@ -154,12 +226,7 @@ def _require_readable(match: Match, user: AnyUser) -> None:
 def _locked_unless_busy(match_id: int) -> Match | None:
     """The match row FOR UPDATE SKIP LOCKED: None when another transaction holds it (a coach
     posting, another sweep); the next sweep tries again."""
-    return (
-        Match.objects.select_for_update(skip_locked=True, of=("self",))
-        .select_related("home_team", "away_team", "league")
-        .filter(pk=match_id)
-        .first()
-    )
+    return _locked_row(True, match_id)
 
 
 def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
