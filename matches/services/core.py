@@ -10,11 +10,9 @@ state. In a batch of the sweep the writes here go to ``buffer`` instead of the d
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
@@ -196,12 +194,10 @@ class _Compiled:
         return match
 
 
-_COMPILED: WeakKeyDictionary[BaseDatabaseWrapper, dict[bool, _Compiled]] = WeakKeyDictionary()
-
-
 def _locked_row(skip_locked: bool, match_id: int) -> Match | None:
     db = connections[DEFAULT_DB_ALIAS]
-    compiled = _COMPILED.setdefault(db, {})
+    # Kept on the connection (one per thread), which the compiled query refers to.
+    compiled: dict[bool, _Compiled] = db.__dict__.setdefault("bbweb_compiled_locks", {})
     if skip_locked not in compiled:
         compiled[skip_locked] = _Compiled.of(_lock_query(skip_locked))
     return compiled[skip_locked].get(match_id)

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def fragments_rendered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The languages of the post fragments rendered, one entry per fragment."""
     rendered: list[str] = []
-    render = thread.render_to_string
+    render = thread.render_to_string  # type: ignore[attr-defined]
 
     def counting(template: str, context: dict[str, Any]) -> str:
         html = render(template, context)
