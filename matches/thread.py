@@ -191,7 +191,8 @@ def _fragments(match: Match, names: Names, posts: list[Post]) -> dict[int, SafeS
 
 
 def _reader_context(match: Match) -> str:
-    """What every fragment of this page depends on besides its post."""
+    """What every fragment of this page depends on besides its post (a ruling that changes
+    the game moves the thread's version on)."""
     people = ",".join(sorted(user.username for user in match_people(match)))
     return "|".join(
         (
@@ -200,6 +201,7 @@ def _reader_context(match: Match) -> str:
             timezone.get_current_timezone_name(),
             names_digest(match),
             people,
+            str(match.thread_version),
         )
     )
 

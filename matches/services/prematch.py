@@ -97,6 +97,7 @@ def create_match(
     )
     if prematch:
         _begin_pre_match(match, state)
+        match.save(update_fields=Match.HEADS)
         return match
     _open_match(match, state, post)
     return match

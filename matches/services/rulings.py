@@ -125,6 +125,7 @@ def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
     re-roll, when play goes back) a fresh turn clock."""
     state = fold(match)
     match.state = state.to_json(compact=True)
+    match.thread_version += 1  # posts already shown may read otherwise now (undone events)
     Decision.objects.filter(match=match, answered_at__isnull=True).update(
         answered_at=timezone.now(), answer="withdrawn"
     )
