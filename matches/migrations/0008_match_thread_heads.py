@@ -23,7 +23,7 @@ def backfill_heads(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0005_notice_sending_lease")]
+    dependencies = [("matches", "0007_post_undone_by")]
 
     operations = [
         migrations.AddField(
