@@ -257,8 +257,8 @@ def star_clashes(home: Order, away: Order) -> frozenset[str]:
 
 def spend(cost: int, *, handicap_money: int, captain_cash: int, rival_cash: int) -> tuple[int, int]:
     """What goes back to each side's treasury: the handicap money is spent first (and what is
-    left of it is lost), then the petty cash of both sides in proportion to what each put in;
-    the rounding remainder stays with the captain's side."""
+    left of it is lost), then the petty cash of both sides in proportion to what each put in,
+    rounded as the gate is (``rosters.share_by_value``)."""
     from_cash = max(0, cost - handicap_money)
     cash = captain_cash + rival_cash
     left = max(0, cash - from_cash)
@@ -296,7 +296,8 @@ def winnings(*, d6: int, fame: int, result: str, team_value: int) -> int:
 
 
 def split_winnings(amount: int, captain_value: int, rival_value: int) -> tuple[int, int]:
-    """House rule 3: each side gets a share in proportion to its players' value."""
+    """House rule 3: each side gets a share in proportion to its players' value, rounded to
+    the thousand by largest remainder (docs/house-rules.md)."""
     return rosters.share_by_value(amount, captain_value, rival_value)
 
 
