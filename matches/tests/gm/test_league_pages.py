@@ -120,6 +120,7 @@ def test_the_gm_schedules_a_fixture_by_hand_and_opens_its_match(
     fixture.refresh_from_db()
     assert fixture.match is not None and fixture.match.gm == gm
     assert fixture.match.league == league
+    assert fixture.match.status == Match.Status.PRE_MATCH  # seed 003's sequence comes first
 
 
 def test_the_league_page_shows_results_standings_and_the_audit_to_coaches(
