@@ -192,3 +192,18 @@ def test_the_settings_form_says_whether_live_matches_count_in_the_standings(
     client.post(url, {**SETTINGS, "name": league.name})  # the box unticked
     league.refresh_from_db()
     assert not league.live_matches_count
+
+
+def test_a_league_match_outside_the_fixtures_shows_on_the_league_page(
+    league: League, match: Match, alice: User
+) -> None:
+    page = _client(alice).get(reverse("gm:league", args=[league.pk])).content.decode()
+    assert "Nothing scheduled yet." not in page
+    others = page.split('data-testid="other-matches"')[1].split("</ul>")[0]
+    assert reverse("matches:detail", args=[match.pk]) in others
+    assert "Reikland Reavers" in others and "(In play)" in others
+
+
+def test_a_league_with_no_match_says_nothing_is_scheduled(league: League, alice: User) -> None:
+    page = _client(alice).get(reverse("gm:league", args=[league.pk])).content.decode()
+    assert "Nothing scheduled yet." in page
