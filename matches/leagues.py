@@ -223,8 +223,8 @@ def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
     awarded = PlayerMatchRecord.objects.filter(
         match__in=list(results), player__isnull=False
     ).exclude(award="")
-    for record in awarded.only("player_id", "award"):
-        lines[record.player_id].award_spp += points({}, record.award)
+    for player_id, award in awarded.values_list("player_id", "award"):
+        lines[player_id].award_spp += points({}, award)
     points_for = Points(league.points_win, league.points_draw, league.points_loss)
     counted_results = [*results.values(), *more_results]
     table = standings(league.teams.order_by("name", "pk"), counted_results, points_for)

@@ -84,6 +84,7 @@ def test_the_league_page_agrees_with_every_record_of_the_season(
     season: list[Match], cast: dict[str, User]
 ) -> None:
     league = season[0].league
+    assert league is not None
     page = Client().get(reverse("gm:league", args=[league.pk])).content.decode()
     assert "Nothing scheduled yet." not in page
 
@@ -130,13 +131,14 @@ def test_the_league_page_agrees_with_every_record_of_the_season(
 
     # The leaders: each player's season from the post-match records (SPP with the awards).
     by_player: dict[str, Counter[str]] = defaultdict(Counter)
-    for record in PlayerMatchRecord.objects.filter(match__in=season, player__isnull=False):
-        player = record.player
+    players = PlayerMatchRecord.objects.filter(match__in=season, player__isnull=False)
+    for played in players.select_related("player__team"):
+        player = played.player
         assert player is not None
         mine = by_player[f"{player.name} ({player.team.name})"]
-        mine["touchdowns"] += record.touchdowns
-        mine["casualties"] += record.casualties
-        mine["spp"] += record.spp
+        mine["touchdowns"] += played.touchdowns
+        mine["casualties"] += played.casualties
+        mine["spp"] += played.spp
     assert sum(line["spp"] for line in by_player.values()) >= 6 * (5 + 4)  # two awards a team
     leaders = page.split('data-testid="leaders"')[1].split("</section>")[0]
     for column, heading in (
