@@ -93,6 +93,9 @@ def plan_view(state: MatchState, mode: str, actors: list[str], plan: Plan) -> di
     """The plan panel and the pitch overlay for this plan, with the engine's word on it."""
     out: dict[str, Any] = {"plan": plan, "mode": mode, "problem": "", "rolls": [], "overall": None}
     out["key"] = secrets.token_hex(8)
+    # The side the set-up is posted for: a captain who also holds the rival's side (no rival
+    # coach) posts each side's set-up in turn, the one the match waits for.
+    out["setup_side"] = actors[0].partition(":")[2] if actors and mode == "setup" else ""
     if mode == "setup":
         return {**out, **_setup_view(state, actors[0], plan)}
     if mode == "kick":
