@@ -207,3 +207,12 @@ def test_a_league_match_outside_the_fixtures_shows_on_the_league_page(
 def test_a_league_with_no_match_says_nothing_is_scheduled(league: League, alice: User) -> None:
     page = _client(alice).get(reverse("gm:league", args=[league.pk])).content.decode()
     assert "Nothing scheduled yet." in page
+
+
+def test_a_new_league_starts_at_ve_160_unless_the_gm_says_otherwise(gm: User) -> None:
+    form = _client(gm).get(reverse("gm:league_create")).content.decode()
+    assert 'name="starting_treasury" value="1600000"' in form
+    league = services.create_league(gm, {"name": "Liga VE 160"})
+    assert league.starting_treasury == 1_600_000
+    _client(gm).post(reverse("gm:league_create"), {**SETTINGS, "starting_treasury": "1000000"})
+    assert League.objects.get(name="Liga Nueva").starting_treasury == 1_000_000
