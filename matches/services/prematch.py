@@ -97,7 +97,7 @@ def create_match(
         summary={"message": "created", "commitment": match.dice_commitment},
     )
     if prematch:
-        _begin_pre_match(match, state, home, away)
+        _begin_pre_match(match, state)
         return match
     _open_match(match, state, post)
     return match
@@ -128,7 +128,7 @@ def _prepare_rosters(*teams: Team) -> None:
         team_services.add_journeymen(team)
 
 
-def _begin_pre_match(match: Match, state: MatchState, home: Team, away: Team) -> None:
+def _begin_pre_match(match: Match, state: MatchState) -> None:
     values = {}
     for key in ("home", "away"):
         team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
@@ -141,14 +141,14 @@ def _begin_pre_match(match: Match, state: MatchState, home: Team, away: Team) ->
         favourite=favourite,
         deadline_at=_step_deadline(match),
     )
-    _roll_weather(match, seq, state, home, away)
+    _roll_weather(match, seq, state)
     _step_post(match, "team_values", home=values["home"], away=values["away"], favourite=favourite)
 
 
-def _roll_weather(match: Match, seq: Sequence, state: MatchState, home: Team, away: Team) -> None:
+def _roll_weather(match: Match, seq: Sequence, state: MatchState) -> None:
     """Seed 003 rolls the weather first, before the petty cash and the inducements: the
     engine's pregame_weather, read from the sequence's own stream (the match's stream starts
-    at the kick-off); the match is built with that weather until the kick-off rebuilds it."""
+    at the kick-off, whose new_match keeps this weather)."""
     if seq.dice_used:
         raise MatchError("wrong_step", "The weather is the sequence's first roll.")
     rolled = resolve(
@@ -162,12 +162,7 @@ def _roll_weather(match: Match, seq: Sequence, state: MatchState, home: Team, aw
     at = list(range(seq.dice_used, seq.dice_used + len(faces)))
     seq.dice_used += len(faces)
     seq.save(update_fields=["dice_used"])
-    weathered = new_match(
-        team_sheet(home, "home"),
-        team_sheet(away, "away"),
-        house_rules=state.house_rules,
-        weather=rolled.state.weather,
-    )
+    weathered = replace(state, weather=rolled.state.weather, weather_rolled=True)
     match.state = weathered.to_json(compact=True)
     match.save(update_fields=["state"])
     _step_post(match, "weather", dice=faces, dice_at=at, result=rolled.state.weather)
