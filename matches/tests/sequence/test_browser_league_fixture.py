@@ -7,10 +7,11 @@ stands, each captain gives the opposing team's awards; then the league page's st
 leaders show the result. Pages only: every step is a click or a typed field."""
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from bbweb.roles import make_game_master
@@ -55,8 +56,21 @@ def teams(people: dict[str, User]) -> dict[str, Team]:
     return {"reavers": reavers, "grasshoppers": grasshoppers}
 
 
-def _browser_for(browser: Browser, server: LiveServer, user: User) -> Page:
-    page = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Each person's browser, closed at the end (their pages poll the server until then)."""
+    opened: list[BrowserContext] = []
+    yield opened
+    for context in opened:
+        context.close()
+
+
+def _browser_for(
+    browser: Browser, contexts: list[BrowserContext], server: LiveServer, user: User
+) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    contexts.append(context)
+    page = context.new_page()
     page.goto(f"{server.url}/accounts/login/?next=/")
     page.get_by_label("Username").fill(user.username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -107,14 +121,15 @@ def _set_up(page: Page, squares: list[str]) -> None:
 def test_a_league_fixture_is_played_through_the_pages_from_the_league_to_the_standings(
     live_server: LiveServer,
     browser: Browser,
+    contexts: list[BrowserContext],
     people: dict[str, User],
     teams: dict[str, Team],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     use_dice(monkeypatch, lambda match: ConstantDice(3))  # the match's dice; the sequence's fair
-    gm = _browser_for(browser, live_server, people["gm"])
-    alice = _browser_for(browser, live_server, people["alice"])
-    carol = _browser_for(browser, live_server, people["carol"])
+    gm = _browser_for(browser, contexts, live_server, people["gm"])
+    alice = _browser_for(browser, contexts, live_server, people["alice"])
+    carol = _browser_for(browser, contexts, live_server, people["carol"])
 
     # The GM opens a league: VE 160 is the default starting treasury.
     gm.get_by_role("navigation", name="Main").get_by_role("link", name="Leagues").click()
