@@ -77,8 +77,8 @@ def _winnings(steps: dict[str, list[Doc]], winner: Any, final: MatchState | None
             "spiralling": spiralling,
             "winnings": max(0, gross - spiralling),
         }
-        shares = economy.split_winnings(
-            data["winnings"], data["captain_value"], data["rival_value"]
+        shares = economy.split_winnings_as_recorded(
+            data["winnings"], data["captain_value"], data["rival_value"], data.get("rounding")
         )
         expected |= {"captain_share": shares[0], "rival_share": shares[1]}
         problems += _differ(where, data, expected)

@@ -92,6 +92,9 @@ def plan_view(
     out["target_name"] = names.player(plan.target) if plan.target in names.lineup else plan.target
     out["picked_name"] = names.player(plan.picked) if plan.picked else ""
     out["key"] = secrets.token_hex(8)
+    # The side the set-up is posted for: a captain who also holds the rival's side (no rival
+    # coach) posts each side's set-up in turn, the one the match waits for.
+    out["setup_side"] = actors[0].partition(":")[2] if actors and mode == "setup" else ""
     if mode == "setup":
         return {**out, **_setup_view(state, actors[0], plan)}
     if mode == "kick":

@@ -339,6 +339,13 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     for fixture in fixtures:
         result = season.results.get(fixture.match_id) if fixture.match_id else None
         rounds.setdefault(fixture.round, []).append({"fixture": fixture, "result": result})
+    # Matches the GM scheduled outside the fixtures are the league's too.
+    others = [
+        {"match": match, "result": season.results.get(match.pk)}
+        for match in Match.objects.filter(league=league, fixture__isnull=True)
+        .select_related("home_team", "away_team")
+        .order_by("created_at", "pk")
+    ]
     user = request.user
     joinable = (
         Team.objects.filter(captain=user, league__isnull=True) if user.is_authenticated else []
@@ -347,6 +354,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "league": league,
         "teams": league.teams.select_related("captain", "rival"),
         "rounds": sorted(rounds.items()),
+        "others": others,
         "table": season.table,
         "leaders": season.leaders,
         "is_gm": user.is_authenticated and user.pk == league.gm_id,

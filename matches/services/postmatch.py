@@ -263,6 +263,7 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             rival_value=record.rival_value,
             captain_share=record.captain_share,
             rival_share=record.rival_share,
+            rounding=economy.LARGEST_REMAINDER,
         )
         if record.fan_factor_change:
             Team.objects.filter(pk=team.pk).update(

@@ -114,7 +114,7 @@ def test_a_finished_match_verifies_with_its_sequence_rolls(finished: dict[str, A
         ("improvement_rolls", lambda d: d["rolls"][0]["dice"]),
         ("advancement", lambda d: d["dice"]),
         ("advancement", lambda d: d["drawn"]["dice"]),
-        ("weather", lambda d: d["faces"]),
+        ("weather", lambda d: d["dice"]),
         ("fans", lambda d: d["away"]["faces"]),
     ],
 )
