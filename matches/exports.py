@@ -496,6 +496,7 @@ class Verification:
     rolls: int = 0
     sequence_rolls: int = 0
     seed_revealed: bool = False
+    values_itemised: bool = False  # the team values recomputed from itemised rosters
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -530,6 +531,10 @@ def verify(doc: Doc, head: str | None = None) -> Verification:
         result.problems.append(f"this is not a {FORMAT} document")
         return result
     result.problems.extend(check_chain(events))
+    if "receipt" in doc and doc["receipt"] != receipts.of_export(doc):
+        result.problems.append(
+            f"the file's receipt {doc['receipt']} is not the one its events, posts and teams give"
+        )
     if head is not None:
         result.problems.extend(receipts.check(doc, head))
     seed = dice.get("seed")
@@ -564,6 +569,7 @@ def verify(doc: Doc, head: str | None = None) -> Verification:
     if state is not None and _settled(state.to_json(compact=True)) != _settled(doc.get("state")):
         result.problems.append("the final state is not the one the events lead to")
     result.problems.extend(figures.check(events, doc.get("lineup") or {}, state))
+    result.values_itemised = figures.values_itemised(events)
     return result
 
 
