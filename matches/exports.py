@@ -256,6 +256,12 @@ def _rolls(step: _Step, sides: Mapping[int, int]) -> list[dict[str, Any]]:
     return rolls
 
 
+def rolls(events: Sequence[Doc], dice: Dice) -> list[dict[str, Any]]:
+    """Every roll of the record read from ``dice`` (the seed's stream once it is revealed), as
+    the export lists them (raises ValueError when the record cannot be replayed)."""
+    return _replayed(_Replay(dice), events)
+
+
 def _replayed(replay: _Replay, events: Sequence[Doc]) -> list[dict[str, Any]]:
     """Every roll of the record, in its order (raises ``_Unreadable``)."""
     replay.run(events)
