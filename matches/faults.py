@@ -104,7 +104,7 @@ def worker_env(database_url: str, redis_url: str, smtp_port: int | None = None) 
             "DJANGO_EMAIL_HOST": "127.0.0.1",
             "DJANGO_EMAIL_PORT": str(smtp_port),
             "DJANGO_EMAIL_USE_TLS": "0",
-            "DJANGO_EMAIL_TIMEOUT": "60",
+            "DJANGO_EMAIL_TIMEOUT": "20",
         }
     return env
 

@@ -113,3 +113,36 @@ def _play_again(
             played.append({**event, "type": produced.type, "data": body})
         state = resolution.state
     return played, state
+
+
+_NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, 1), (0, -2), (0, 2))
+
+
+def kick_elsewhere(doc: Mapping[str, Any]) -> tuple[Doc, int]:
+    """The alternative history where the first kick-off is aimed at a square next to the real
+    one: the first such square the rules allow whose regenerated play ends with the same
+    result (so that the post-match sequence stands as it is, as a forger would want); and the
+    number of the changed declaration (raises Unforgeable)."""
+    kick = next(
+        (
+            e
+            for e in doc["events"]
+            if e["type"] == "declaration" and e["data"]["declaration"].get("action") == "kick"
+        ),
+        None,
+    )
+    if kick is None:
+        raise Unforgeable("the record holds no kick-off")
+    aimed = str(kick["data"]["declaration"]["target"])
+    for dx, dy in _NEIGHBOURS:
+
+        def change(declaration: dict[str, Any], dx: int = dx, dy: int = dy) -> None:
+            declaration["target"] = f"{chr(ord(aimed[0]) + dx)}{int(aimed[1:]) + dy}"
+
+        try:
+            alternative = rewritten(doc, kick["number"], change)
+        except Unforgeable:
+            continue
+        if alternative["state"].get("result") == doc["state"].get("result"):
+            return alternative, int(kick["number"])
+    raise Unforgeable("no kick-off next to the real one plays to the same result")

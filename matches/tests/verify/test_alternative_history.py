@@ -18,41 +18,12 @@ from matches.tests.verify.conftest import Doc, forged, played_once, rechained, v
 from matches.tests.verify.test_sequence_rolls import _play_a_match_with_its_sequences
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("verify_history")]
-NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, 1), (0, -2), (0, 2))
 
 
 @pytest.fixture(scope="module")
 def finished(django_db_setup: None, django_db_blocker: Any) -> Iterator[Doc]:
     for played in played_once(django_db_blocker, _play_a_match_with_its_sequences):
         yield played["doc"]
-
-
-def _square(name: str, dx: int, dy: int) -> str:
-    return f"{chr(ord(name[0]) + dx)}{int(name[1:]) + dy}"
-
-
-def kicked_elsewhere(doc: Doc) -> tuple[Doc, int]:
-    """The first kick-off aimed at a square next to the real one (the first the rules allow
-    with the same final result, so that the post-match sequence stands as it is), and the
-    event of the changed declaration."""
-    kick = next(
-        e
-        for e in doc["events"]
-        if e["type"] == "declaration" and e["data"]["declaration"]["action"] == "kick"
-    )
-    aimed = kick["data"]["declaration"]["target"]
-    for dx, dy in NEIGHBOURS:
-
-        def change(declaration: dict[str, Any], dx: int = dx, dy: int = dy) -> None:
-            declaration["target"] = _square(aimed, dx, dy)
-
-        try:
-            alternative = forgery.rewritten(doc, kick["number"], change)
-        except forgery.Unforgeable:
-            continue
-        if alternative["state"]["result"] == doc["state"]["result"]:
-            return alternative, kick["number"]
-    raise AssertionError("no kick-off next to the real one could be played again")
 
 
 def posts_before(doc: Doc, event: int) -> int:
@@ -63,7 +34,7 @@ def posts_before(doc: Doc, event: int) -> int:
 
 @pytest.fixture(scope="module")
 def alternative(finished: Doc) -> tuple[Doc, int]:
-    return kicked_elsewhere(finished)
+    return forgery.kick_elsewhere(finished)
 
 
 def test_the_alternative_history_is_regenerated_and_verifies_without_a_receipt(
