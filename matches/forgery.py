@@ -19,7 +19,7 @@ from matches import exports, folding, receipts
 from matches.folding import AROUND_PLAY, RULING_EVENTS
 from matches.models import MatchEvent
 from matches.services import GENESIS_HASH
-from rules.engine import FairDice, MatchState
+from rules.engine import FairDice, MatchState, Resolution
 
 Doc = dict[str, Any]
 Change = Callable[[dict[str, Any]], None]  # changes a declaration's JSON in place
@@ -100,12 +100,7 @@ def _play_again(
         if not changed:
             change(data["declaration"])
             changed = True
-        try:
-            resolution = folding.resolve_recorded(state, data, fair)
-        except Exception as error:  # the engine refuses what the new state does not allow
-            raise Unforgeable(f"event {event['number']}: {error}") from error
-        if resolution.pending is not None:
-            raise Unforgeable(f"event {event['number']} now stops at a question")
+        resolution = _answered(state, data, fair, event["number"])
         data["dice_from"], data["dice_to"] = state.dice_used, resolution.state.dice_used
         played.append({**event, "data": data})
         for produced in resolution.events:
@@ -115,34 +110,53 @@ def _play_again(
     return played, state
 
 
-_NEIGHBOURS = ((0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, 1), (0, -2), (0, 2))
+def _answered(state: MatchState, data: dict[str, Any], fair: FairDice, number: int) -> Resolution:
+    """The declaration resolved; a question the new history asks is answered by its default,
+    as a forger in a hurry would (the answers are written into ``data``)."""
+    for _question in range(20):
+        try:
+            resolution = folding.resolve_recorded(state, data, fair)
+        except Exception as error:  # the engine refuses what the new state does not allow
+            raise Unforgeable(f"event {number}: {error}") from error
+        pending = resolution.pending
+        if pending is None:
+            return resolution
+        data["answers"] = [*pending.answers, {"kind": pending.kind, "choice": pending.default}]
+    raise Unforgeable(f"event {number} keeps asking questions")
+
+
+# Squares around the real target, nearest first.
+_NEIGHBOURS = sorted(
+    ((dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if (dx, dy) != (0, 0)),
+    key=lambda d: (abs(d[0]) + abs(d[1]), d),
+)
 
 
 def kick_elsewhere(doc: Mapping[str, Any]) -> tuple[Doc, int]:
-    """The alternative history where the first kick-off is aimed at a square next to the real
-    one: the first such square the rules allow whose regenerated play ends with the same
-    result (so that the post-match sequence stands as it is, as a forger would want); and the
-    number of the changed declaration (raises Unforgeable)."""
-    kick = next(
-        (
-            e
-            for e in doc["events"]
-            if e["type"] == "declaration" and e["data"]["declaration"].get("action") == "kick"
-        ),
-        None,
-    )
-    if kick is None:
+    """The alternative history where a kick-off is aimed at a square near the real one: the
+    first kick-off and square the rules allow whose regenerated play ends with the same result
+    (so that the post-match sequence stands as it is, as a forger would want); and the number
+    of the changed declaration (raises Unforgeable)."""
+    kicks = [
+        e
+        for e in doc["events"]
+        if e["type"] == "declaration" and e["data"]["declaration"].get("action") == "kick"
+    ]
+    if not kicks:
         raise Unforgeable("the record holds no kick-off")
-    aimed = str(kick["data"]["declaration"]["target"])
-    for dx, dy in _NEIGHBOURS:
+    for kick in kicks:
+        aimed = str(kick["data"]["declaration"]["target"])
+        for dx, dy in _NEIGHBOURS:
 
-        def change(declaration: dict[str, Any], dx: int = dx, dy: int = dy) -> None:
-            declaration["target"] = f"{chr(ord(aimed[0]) + dx)}{int(aimed[1:]) + dy}"
+            def change(
+                declaration: dict[str, Any], at: str = aimed, dx: int = dx, dy: int = dy
+            ) -> None:
+                declaration["target"] = f"{chr(ord(at[0]) + dx)}{int(at[1:]) + dy}"
 
-        try:
-            alternative = rewritten(doc, kick["number"], change)
-        except Unforgeable:
-            continue
-        if alternative["state"].get("result") == doc["state"].get("result"):
-            return alternative, int(kick["number"])
+            try:
+                alternative = rewritten(doc, kick["number"], change)
+            except Unforgeable:
+                continue
+            if alternative["state"].get("result") == doc["state"].get("result"):
+                return alternative, int(kick["number"])
     raise Unforgeable("no kick-off next to the real one plays to the same result")
