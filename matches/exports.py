@@ -345,6 +345,12 @@ def _shown(event: Doc, keys: Sequence[str]) -> tuple[list[_Shown], bool]:
     return found, indexed
 
 
+def sequence_rolls(events: Sequence[Doc]) -> list[dict[str, Any]]:
+    """Every roll of the sequence's stream where the record shows it first, as the export
+    lists them."""
+    return [shown.json() for shown in _first_showings(events)]
+
+
 def _first_showings(events: Sequence[Doc]) -> list[_Shown]:
     """Each roll of the sequence's stream where the record shows it first, by index."""
     first: dict[Any, _Shown] = {}
@@ -486,7 +492,7 @@ def export_match(match: Match) -> dict[str, Any]:
             "seed": match.revealed_seed,
             "match_id": str(match.pk),
             "rolls": rolls,
-            "sequence_rolls": [shown.json() for shown in _first_showings(events)],
+            "sequence_rolls": sequence_rolls(events),
         },
     }
     doc["receipt"] = receipts.of_export(doc)  # the one shown on the page as the export is made

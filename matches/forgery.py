@@ -75,6 +75,8 @@ def rewritten(doc: Mapping[str, Any], number: int, change: Change) -> Doc:
     rechain(forged)
     forged["state"] = state.to_json(compact=True)
     forged["dice"]["rolls"] = exports.rolls(forged["events"], fair)
+    if "sequence_rolls" in forged["dice"]:  # they name their events, renumbered
+        forged["dice"]["sequence_rolls"] = exports.sequence_rolls(forged["events"])
     post = events[at]["post"]
     for listed in forged["posts"]:
         if listed["number"] == post and listed.get("declaration") is not None:
