@@ -29,7 +29,7 @@ CLIENTS, POSTS = 3, 12
 def web() -> Iterator[str]:
     """A gunicorn on loopback against the test database."""
     if connection.vendor != "postgresql":
-        pytest.skip("backends are terminated with PostgreSQL's pg_terminate_backend")
+        faults.unavailable("backends are terminated with PostgreSQL's pg_terminate_backend")
     port = faults.free_port()
     env = faults.worker_env(faults.database_url(connection.settings_dict), _redis_url())
     server = subprocess.Popen(

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.xdist_group("worker"), pytest.mark
 
 def test_the_drill_at_a_tiny_size_loses_and_doubles_nothing() -> None:
     if connection.vendor != "postgresql" or shutil.which("redis-server") is None:
-        pytest.skip("the drill needs PostgreSQL and redis-server")
+        faults.unavailable("the drill needs PostgreSQL and redis-server")
     env = {**os.environ, "DATABASE_URL": faults.database_url(connection.settings_dict)}
     run = subprocess.run(
         [

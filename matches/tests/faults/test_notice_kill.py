@@ -30,11 +30,11 @@ KEY = "fault:notice-kill"
 @pytest.fixture
 def own_redis() -> Iterator[faults.OwnRedis]:
     if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (DATABASE_URL): the worker shares the test database")
+        faults.unavailable("needs PostgreSQL (DATABASE_URL): the worker shares the test database")
     try:
         server = faults.OwnRedis()
     except RuntimeError as error:
-        pytest.skip(str(error))
+        faults.unavailable(str(error))
     server.start()
     yield server
     server.stop()
