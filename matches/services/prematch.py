@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from matches import economy
+from matches import values as team_values
 from matches.models import Match, Post, Sequence, TeamMatchRecord
 from matches.rosters import lineup, team_sheet
 from matches.services import core
@@ -133,10 +134,10 @@ def _prepare_rosters(*teams: Team) -> None:
 
 
 def _begin_pre_match(match: Match, state: MatchState) -> None:
-    values = {}
+    values, items = {}, {}
     for key in ("home", "away"):
         team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
-        values[key] = team.value
+        values[key], items[key] = team.value, team_values.itemised(team)
         TeamMatchRecord.objects.create(match=match, team=team, key=key, value_before=team.value)
     favourite = economy.favourite(values["home"], values["away"])
     seq = Sequence.objects.create(
@@ -146,7 +147,14 @@ def _begin_pre_match(match: Match, state: MatchState) -> None:
         deadline_at=_step_deadline(match),
     )
     _roll_weather(match, seq, state)
-    _step_post(match, "team_values", home=values["home"], away=values["away"], favourite=favourite)
+    _step_post(
+        match,
+        "team_values",
+        home=values["home"],
+        away=values["away"],
+        favourite=favourite,
+        items=items,  # the values recomputed from the rules (matches.figures)
+    )
 
 
 def _roll_weather(match: Match, seq: Sequence, state: MatchState) -> None:
