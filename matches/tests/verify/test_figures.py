@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from matches import economy
-from matches import receipts
+from matches import economy, receipts
 from matches.exports import verify
 from matches.tests.verify.conftest import Doc, forged, played_once, rechained, verify_command
 from matches.tests.verify.test_sequence_rolls import _play_a_match_with_its_sequences
