@@ -89,7 +89,7 @@ def _disputed_post_number(match: Match, dispute: Dispute) -> int | None:
 
 
 def _assembled(
-    match: Match, posts: list[Post], events: list[MatchEvent], undone: set[int]
+    match: Match, posts: list[Post], events: list[MatchEvent], undone: frozenset[int]
 ) -> list[RecordPost]:
     names = Names(match)
     by_post: dict[Any, list[RecordLine]] = {}

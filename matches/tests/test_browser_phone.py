@@ -4,7 +4,7 @@ pitch scrolls under it, never over its last rows."""
 
 import pytest
 from django.contrib.auth.models import User
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, FloatRect, Locator, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from matches.models import Match
@@ -80,14 +80,20 @@ def _the_sheet_lets_the_last_rows_be_seen(page: Page) -> None:
         "(cell) => window.scrollBy(0, cell.getBoundingClientRect().bottom - innerHeight + 1)",
         last_row.element_handle(),
     )
+    cell, panel = _boxes(page, last_row)
     for _step in range(4):  # then on, as far as the page goes, until the row clears the sheet
-        cell = last_row.bounding_box()
-        panel = page.locator("aside.panel").bounding_box()
-        assert cell is not None and panel is not None
         if cell["y"] + cell["height"] <= panel["y"]:
             break
         page.evaluate("window.scrollBy(0, 150)")
+        cell, panel = _boxes(page, last_row)
     bottom = cell["y"] + cell["height"]
     print(f"phone: last row bottom {bottom:.0f} px, sheet top {panel['y']:.0f} px")
-    assert cell["y"] + cell["height"] <= panel["y"] + 1
+    assert bottom <= panel["y"] + 1
     page.evaluate("window.scrollTo(0, 0)")
+
+
+def _boxes(page: Page, cell: Locator) -> tuple[FloatRect, FloatRect]:
+    cell_box = cell.bounding_box()
+    panel_box = page.locator("aside.panel").bounding_box()
+    assert cell_box is not None and panel_box is not None
+    return cell_box, panel_box

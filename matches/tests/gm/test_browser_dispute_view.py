@@ -9,7 +9,7 @@ import re
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from matches import services
@@ -22,10 +22,13 @@ PASSWORD = "a-long-browser-passphrase"
 FIELDSETS = ("fields-event", "fields-correct", "fields-hours", "fields-award")
 
 
-def _gm_page(browser: Browser, server: LiveServer, gm: User, then: str, **options: bool) -> Page:
+def _gm_page(
+    browser: Browser, server: LiveServer, gm: User, then: str, *, scripts: bool = True
+) -> Page:
     gm.set_password(PASSWORD)
     gm.save()
-    page = browser.new_context(viewport={"width": 1366, "height": 900}, **options).new_page()
+    viewport = ViewportSize(width=1366, height=900)
+    page = browser.new_context(viewport=viewport, java_script_enabled=scripts).new_page()
     page.goto(f"{server.url}/accounts/login/?next={then}")
     page.get_by_label("Username").fill(gm.username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -125,7 +128,7 @@ def test_without_javascript_the_ruling_form_shows_every_field_under_its_ruling(
 ) -> None:
     dispute, _roll = _disputed(match, coaches, alice)
     disputes_url = reverse("gm:match_disputes", args=[match.pk])
-    page = _gm_page(browser, live_server, gm, disputes_url, java_script_enabled=False)
+    page = _gm_page(browser, live_server, gm, disputes_url, scripts=False)
     form_id = f"rule-{dispute.pk}"
     _only_shown(page, form_id, FIELDSETS)
     form = page.get_by_test_id(form_id)
