@@ -94,6 +94,7 @@ class TurnGroup:
     title: str
     team: str
     posts: list[ShownPost]
+    slug: str = ""  # the turn as matches.forum_facts.TurnKey writes it: ``1-3-home``
 
 
 @dataclass
@@ -148,7 +149,8 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
         here = (post.half, 0 if kick_off else post.turn, "" if kick_off else post.team)
         if here != key:
             key = here
-            groups.append(TurnGroup(_group_title(names, *here), here[2], []))
+            slug = f"{here[0]}-{here[1]}-{here[2]}"
+            groups.append(TurnGroup(_group_title(names, *here), here[2], [], slug))
         groups[-1].posts.append(ShownPost(post, fragments[post.pk]))
     return groups
 

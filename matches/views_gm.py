@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bbweb.models import email_verified
 from bbweb.roles import is_game_master
-from matches import folding, services
+from matches import dispute_record, folding, services
 from matches.forms_gm import (
     PLAYER_STATES,
     ControlForm,
@@ -156,6 +156,8 @@ class ShownDispute:
     dispute: Dispute
     event_line: str  # the disputed roll in the thread's notation
     rewind: dict[str, Any] | None  # for the GM: what a rewind would undo
+    # on the disputes page: the disputed post and the events around the roll
+    context: list[dispute_record.RecordPost] | None = None
 
 
 def _shown_dispute(
@@ -187,30 +189,16 @@ def _rewind_warning(match: Match, names: Names, event_number: int) -> dict[str, 
     }
 
 
-def _record(match: Match) -> list[dict[str, Any]]:
-    """The thread: each post with the events it carries, the undone ones marked."""
-    events = list(match.events.order_by("number"))
-    undone = folding.undone_numbers(events)
-    names = Names(match)
-    by_post: dict[int | None, list[dict[str, Any]]] = {}
-    for event in events:
-        by_post.setdefault(event.post_id, []).append(
-            {
-                "event": event,
-                "text": f"#{event.number} {event.type} · {describe(event, names, None)}",
-                "undone": event.number in undone,
-            }
-        )
-    return [
-        {"post": post, "events": by_post.get(post.pk, [])}
-        for post in match.posts.select_related("author").order_by("number")
-    ]
-
-
 @require_GET
 def match_disputes(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match(request, pk)
-    context = {**disputes_context(request, match), "record": _record(match)}
+    context = disputes_context(request, match)
+    # Each dispute leads with its roll in context; the whole record only when asked for.
+    for shown in context["disputes"]:
+        shown.context = dispute_record.dispute_context(match, shown.dispute)
+    whole = request.GET.get("record") == "all"
+    context["record"] = dispute_record.whole_record(match) if whole else None
+    context["record_size"] = dispute_record.record_size(match)
     return render(request, "matches/disputes.html", context)
 
 

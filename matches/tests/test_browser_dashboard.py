@@ -120,3 +120,30 @@ def test_a_turn_is_copied_as_bbcode_from_the_match_page(
     assert text.rstrip().endswith("[/url]")
     erin.get_by_test_id("copy-bbcode").click()
     expect(erin.get_by_text("Copied.")).to_be_visible()
+
+
+def test_a_turn_heading_of_the_thread_links_to_that_turn_for_the_forum(
+    live_server: LiveServer,
+    browser: Browser,
+    match: Match,
+    cast: dict[str, User],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _live(match)
+    script_dice(monkeypatch, [6] * 20)
+    services.declare(
+        match.pk, cast["bob"], {"player": "h7", "action": "move", "path": ["J8"]}, text="Go"
+    )
+    erin = _log_in_from_home(browser, live_server, cast["erin"])
+    erin.get_by_test_id("nav-matches").click()
+    erin.get_by_role("link", name=MATCH_TITLE).first.click()
+    heading = erin.locator("#thread h3", has_text="Half 1, turn 1 of Reikland Reavers")
+    heading.get_by_role("link", name="BBCode / Markdown").click()
+    expect(erin.get_by_test_id("forum-text").get_by_role("heading")).to_have_text(
+        "Half 1, turn 1 of Reikland Reavers"
+    )
+    text = erin.get_by_test_id("forum-bbcode").input_value()
+    assert "[size=120][b]Half 1, turn 1 of Reikland Reavers[/b][/size]" in text
+    assert "[*]Dodge" in text and "Go" in text
+    markdown = erin.get_by_test_id("forum-markdown").input_value()
+    assert "### Half 1, turn 1 of Reikland Reavers" in markdown

@@ -64,7 +64,10 @@ def test_a_coach_disputes_a_roll_the_gm_rewinds_and_play_goes_on(
     expect(page.get_by_test_id(f"dispute-{dispute.pk}")).to_contain_text(
         "Right: back to before that roll."
     )
-    expect(page.get_by_test_id(f"event-{roll.number}")).to_contain_text("undone")
+    # the ruled dispute keeps its roll in context, now marked as undone
+    context = page.get_by_test_id(f"context-{dispute.pk}")
+    context.locator("summary").click()
+    expect(context.get_by_test_id(f"context-event-{roll.number}")).to_contain_text("undone")
 
     # Play goes on from the rewound state (the coaches post through the services).
     match.refresh_from_db()
@@ -78,6 +81,7 @@ def test_a_coach_disputes_a_roll_the_gm_rewinds_and_play_goes_on(
 
     # The thread tells the whole story, in order.
     page.reload()
+    page.get_by_test_id("show-record").click()
     record = page.get_by_test_id("record")
     expect(record).to_contain_text("The dodge ignored the tackle zone on K7.")
     expect(record).to_contain_text("dispute_raised")
@@ -86,7 +90,7 @@ def test_a_coach_disputes_a_roll_the_gm_rewinds_and_play_goes_on(
     expect(record.locator("li.undone").first).to_be_visible()
     text = record.inner_text()
     assert text.index("tackle zone on K7") < text.index("Right: back to before that roll.")
-    expect(page.get_by_test_id(f"event-{newest.number}")).not_to_contain_text("undone")
+    expect(record.get_by_test_id(f"event-{newest.number}")).not_to_contain_text("undone")
 
     # The match page answers at its usual address (the lead includes the partial there).
     page.goto(live_server.url + reverse("matches:detail", args=[match.pk]))
