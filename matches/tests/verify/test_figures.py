@@ -169,8 +169,16 @@ def test_a_match_paid_before_the_largest_remainder_verifies_by_the_rounding_it_w
             economy.split_winnings(data["winnings"], data["captain_value"], data["rival_value"])
             != (data["captain_share"], data["rival_share"])
         )
-    assert verify(rechained(doc)).ok, verify(rechained(doc)).problems
+    assert verify(_rechained_with_its_receipt(doc)).ok, verify(doc).problems
     if any(paid_before):  # the two rules differ for this match: today's name does not fit
         for team in ("home", "away"):
             step(doc, "winnings", team)["rounding"] = economy.LARGEST_REMAINDER
-        assert not verify(rechained(doc)).ok
+        assert not verify(_rechained_with_its_receipt(doc)).ok
+
+
+def _rechained_with_its_receipt(doc: Doc) -> Doc:
+    """The chain and the file's own receipt computed again, as a forger who changed only
+    figures would: what catches it then is the figures' check."""
+    rechained(doc)
+    doc["receipt"] = receipts.of_export(doc)
+    return doc
