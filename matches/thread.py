@@ -23,6 +23,7 @@ from matches.labels import label
 from matches.markup import render_markdown
 from matches.mentions import match_people
 from matches.models import Match, MatchEvent, Post
+from matches.steps import step_text
 from rules import gamedata
 
 logger = logging.getLogger(__name__)
@@ -378,6 +379,8 @@ def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
     """One event as a line of the thread; None for the ones the declaration already says."""
     if type_ in HIDDEN_EVENTS:
         return None
+    if type_.startswith("sequence_"):
+        return Line(step_text(names.match, data))
     if "faces" in data and data.get("faces") and "purpose" in data:
         return _roll(names, type_, data)
     who = names.player(data.get("player"))
@@ -448,7 +451,9 @@ def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
         "interception": lambda: _("%(p)s intercepts!") % {"p": who},
     }.get(type_)
     if text is None:
-        return Line(label({}, type_) + (f" ({who})" if data.get("player") else ""), "muted")
+        return Line(
+            label(labels.EVENTS, type_) + (f" ({who})" if data.get("player") else ""), "muted"
+        )
     return Line(text(), LOUD.get(type_, ""))
 
 

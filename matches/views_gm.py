@@ -30,7 +30,7 @@ from matches.forms_gm import (
     RulingForm,
 )
 from matches.live import standings as live_standings
-from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent
+from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent, Post
 from teams.models import League, Team
 
 FORBIDDEN = frozenset(("not_gm", "not_in_match", "not_captain"))
@@ -115,6 +115,7 @@ _EVENT_WORDS = (
     labels.KICKOFF,
     labels.ACTIONS,
     labels.DECISIONS,
+    labels.EVENTS,
 )
 
 
@@ -184,9 +185,15 @@ def _record(match: Match) -> list[dict[str, Any]]:
             }
         )
     return [
-        {"post": post, "events": by_post.get(post.pk, [])}
+        {"post": post, "message": _system_message(post), "events": by_post.get(post.pk, [])}
         for post in match.posts.select_related("author").order_by("number")
     ]
+
+
+def _system_message(post: Post) -> str:
+    """What a system post says, in the reader's language (its summary stores a code)."""
+    code = (post.summary or {}).get("message")
+    return labels.label(labels.ACTIONS, code) if code else ""
 
 
 @require_GET
