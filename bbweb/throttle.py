@@ -8,11 +8,14 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from redis import Redis
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
@@ -53,10 +56,35 @@ def _open_without_the_cache(count: Callable[[str, str], int | None]) -> Callable
     return guarded
 
 
+def _redis(name: str) -> tuple[Redis, str] | None:
+    """Redis's client and the cache's key for ``name`` when the cache is Redis: a count is
+    then one round trip (the window's start is the key's time to live), instead of the three
+    or four that the cache's portable calls make."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    if not isinstance(backend, RedisCache):
+        return None
+    key = backend.make_and_validate_key(name)
+    client = _CLIENTS.get(backend)
+    if client is None:  # Django makes a new one per call, which costs more than the call
+        client = _CLIENTS[backend] = backend._cache.get_client(key, write=True)
+    return client, key
+
+
+_CLIENTS: WeakKeyDictionary[RedisCache, Redis] = WeakKeyDictionary()
+
+
 @_open_without_the_cache
 def blocked(scope: str, key: str) -> int | None:
     limit, window = LIMITS[scope]
     name = _key(scope, key)
+    redis = _redis(name)
+    if redis is not None:
+        client, full_key = redis
+        pipe = client.pipeline(transaction=False)
+        pipe.get(full_key)
+        pipe.ttl(full_key)
+        count, left = pipe.execute()
+        return None if int(count or 0) < limit else max(1, left + 1)
     found = cache.get_many([name, name + ":start"])
     if found.get(name, 0) < limit:
         return None
@@ -69,6 +97,15 @@ def hit(scope: str, key: str) -> int | None:
     many, else None."""
     limit, window = LIMITS[scope]
     name = _key(scope, key)
+    redis = _redis(name)
+    if redis is not None:
+        client, full_key = redis
+        pipe = client.pipeline(transaction=True)
+        pipe.set(full_key, 0, ex=window, nx=True)
+        pipe.incr(full_key)
+        pipe.ttl(full_key)
+        _new, count, left = pipe.execute()
+        return None if count <= limit else max(1, left + 1)
     if cache.add(name, 0, timeout=window):
         cache.set(name + ":start", time.time(), timeout=window)
     try:

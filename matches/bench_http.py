@@ -227,8 +227,12 @@ def report(clients: int, tallies: dict[str, Tally]) -> list[str]:
     return lines
 
 
-def queries_per_request(match: Match) -> dict[str, float]:
-    """Database queries of one declaration and one floor write, in this process."""
+QUERIED_DECLARATIONS = 20
+
+
+def queries_per_request(match: Match) -> dict[str, list[int]]:
+    """Database queries (BEGIN and COMMIT counted) of declarations and floor writes, in this
+    process, once each token has been used (its last use is written once a minute)."""
     import json
 
     rng = random.Random(9)
@@ -237,7 +241,9 @@ def queries_per_request(match: Match) -> dict[str, float]:
     token = tokens[match.home_team.captain.pk]
     counts: dict[str, list[int]] = {"declaration": [], "floor write": []}
     with override_settings(ALLOWED_HOSTS=["testserver"], ROOT_URLCONF="matches.bench_urls"):
-        while len(counts["declaration"]) < 5:
+        for warm in tokens.values():
+            client.get(f"/api/matches/{match.pk}", headers={"authorization": f"Bearer {warm}"})
+        while len(counts["declaration"]) < QUERIED_DECLARATIONS:
             match = Match.objects.select_related("home_team", "away_team").get(pk=match.pk)
             if MatchState.from_json(match.state).pending is not None:
                 autoplay.step(match.pk, rng)
@@ -258,7 +264,7 @@ def queries_per_request(match: Match) -> dict[str, float]:
                     f"/bench/floor/{match.pk}", headers={"authorization": f"Bearer {token}"}
                 )
             counts["floor write"].append(len(queries))
-    return {kind: statistics.median(values) for kind, values in counts.items()}
+    return counts
 
 
 def check_posts(players: list[Player]) -> str:
@@ -398,9 +404,11 @@ def run(
     write(f"load average at the end: {os.getloadavg()[0]:.2f}")
     spare = autoplay.demo_match()
     queries = queries_per_request(spare)
+    declared, floor_writes = queries["declaration"], queries["floor write"]
     write(
-        f"queries per declaration: {queries['declaration']:g} "
-        f"(floor write: {queries['floor write']:g})"
+        f"queries per declaration (BEGIN and COMMIT counted), over {len(declared)} "
+        f"declarations: median {statistics.median(declared):g}, min {min(declared)}, "
+        f"max {max(declared)} (floor write: {statistics.median(floor_writes):g})"
     )
     write(check_posts(players))
     OutboxMessage.objects.filter(task="bench_http.floor").delete()

@@ -1,6 +1,8 @@
 """The demo matches between the two demo teams, played through the services like any match:
-one in play a few turns in, with some talk in the thread, and one played to its end (a
-concession) and closed by the GM, so its seed is revealed (``verify_match`` can check it)."""
+one in play a few turns in, with some talk in the thread, one played to its end (a
+concession) and closed by the GM, so its seed is revealed (``verify_match`` can check it), and
+the return fixture opened by the GM and waiting in its pre-match (seed 003: the weather rolled,
+the petty cash to decide), for a newcomer to try."""
 
 import random
 from datetime import timedelta
@@ -9,7 +11,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import services
-from matches.models import Match, Post
+from matches.models import Fixture, Match, Post
 from matches.page import awaited
 from rules.engine import MatchState, legal_declarations
 from rules.engine.board import NAMES
@@ -22,7 +24,8 @@ KICK_TARGETS = {"home": "H8", "away": "S8"}  # the square kicked to when that te
 
 
 def load_demo_matches(home: Team, away: Team) -> list[Match]:
-    """The match in play and the finished one, created unless they exist (safe to run again)."""
+    """The match in play, the finished one and the fixture in its pre-match, created unless
+    they exist (safe to run again)."""
     gm = User.objects.get(username="gm")
     pair = Match.objects.filter(home_team=home, away_team=away)
     in_play = pair.filter(status=Match.Status.IN_PLAY).first()
@@ -36,7 +39,21 @@ def load_demo_matches(home: Team, away: Team) -> list[Match]:
         play(finished, random.Random(11), turns=2)
         concede(finished)
         _settle_post_match(finished)
-    return [Match.objects.get(pk=in_play.pk), Match.objects.get(pk=finished.pk)]
+    waiting = _fixture_in_its_pre_match(home, away, gm)
+    return [Match.objects.get(pk=m.pk) for m in (in_play, finished, waiting)]
+
+
+def _fixture_in_its_pre_match(home: Team, away: Team, gm: User) -> Match:
+    """The return fixture (the away team at home), opened by the GM as any fixture is: its
+    match waits in the pre-match for the coaches."""
+    league = home.league
+    assert league is not None, "the demo teams play in the demo league"
+    fixture = Fixture.objects.filter(league=league, home=away, away=home).first()
+    if fixture is None:
+        fixture = services.add_fixture(league.pk, gm, round=1, home_id=away.pk, away_id=home.pk)
+    if fixture.match_id is None:
+        return services.start_fixture(fixture.pk, gm)
+    return Match.objects.get(pk=fixture.match_id)
 
 
 def _settle_post_match(match: Match) -> None:

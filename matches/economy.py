@@ -258,8 +258,8 @@ def star_clashes(home: Order, away: Order) -> frozenset[str]:
 
 def spend(cost: int, *, handicap_money: int, captain_cash: int, rival_cash: int) -> tuple[int, int]:
     """What goes back to each side's treasury: the handicap money is spent first (and what is
-    left of it is lost), then the petty cash of both sides in proportion to what each put in;
-    the rounding remainder stays with the captain's side."""
+    left of it is lost), then the petty cash of both sides in proportion to what each put in,
+    rounded as the gate is (``rosters.share_by_value``)."""
     from_cash = max(0, cost - handicap_money)
     cash = captain_cash + rival_cash
     left = max(0, cash - from_cash)
@@ -296,8 +296,27 @@ def winnings(*, d6: int, fame: int, result: str, team_value: int) -> int:
     return max(0, winnings_before_expenses(d6, fame, result) - spiralling_expenses(team_value))
 
 
+LARGEST_REMAINDER = "largest_remainder"  # the gate's rounding a winnings event names
+
+
+def split_winnings_as_recorded(
+    amount: int, captain_value: int, rival_value: int, rounding: str | None
+) -> tuple[int, int]:
+    """The shares by the rounding a winnings event was paid with: matches paid before the
+    largest remainder (their events name no rounding) rounded the rival's share down to the
+    thousand and gave the rest to the captain."""
+    if rounding == LARGEST_REMAINDER:
+        return split_winnings(amount, captain_value, rival_value)
+    total = captain_value + rival_value
+    if amount <= 0 or total <= 0:
+        return amount, 0
+    rival = amount * rival_value // total // rosters.SHARE_UNIT * rosters.SHARE_UNIT
+    return amount - rival, rival
+
+
 def split_winnings(amount: int, captain_value: int, rival_value: int) -> tuple[int, int]:
-    """House rule 3: each side gets a share in proportion to its players' value."""
+    """House rule 3: each side gets a share in proportion to its players' value, rounded to
+    the thousand by largest remainder (docs/house-rules.md)."""
     return rosters.share_by_value(amount, captain_value, rival_value)
 
 

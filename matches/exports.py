@@ -256,6 +256,12 @@ def _rolls(step: _Step, sides: Mapping[int, int]) -> list[dict[str, Any]]:
     return rolls
 
 
+def rolls(events: Sequence[Doc], dice: Dice) -> list[dict[str, Any]]:
+    """Every roll of the record read from ``dice`` (the seed's stream once it is revealed), as
+    the export lists them (raises ValueError when the record cannot be replayed)."""
+    return _replayed(_Replay(dice), events)
+
+
 def _replayed(replay: _Replay, events: Sequence[Doc]) -> list[dict[str, Any]]:
     """Every roll of the record, in its order (raises ``_Unreadable``)."""
     replay.run(events)
@@ -337,6 +343,12 @@ def _shown(event: Doc, keys: Sequence[str]) -> tuple[list[_Shown], bool]:
                 for f, i, n in zip(faces, at, sides, strict=True)
             )
     return found, indexed
+
+
+def sequence_rolls(events: Sequence[Doc]) -> list[dict[str, Any]]:
+    """Every roll of the sequence's stream where the record shows it first, as the export
+    lists them."""
+    return [shown.json() for shown in _first_showings(events)]
 
 
 def _first_showings(events: Sequence[Doc]) -> list[_Shown]:
@@ -480,7 +492,7 @@ def export_match(match: Match) -> dict[str, Any]:
             "seed": match.revealed_seed,
             "match_id": str(match.pk),
             "rolls": rolls,
-            "sequence_rolls": [shown.json() for shown in _first_showings(events)],
+            "sequence_rolls": sequence_rolls(events),
         },
     }
     doc["receipt"] = receipts.of_export(doc)  # the one shown on the page as the export is made
@@ -496,6 +508,7 @@ class Verification:
     rolls: int = 0
     sequence_rolls: int = 0
     seed_revealed: bool = False
+    values_itemised: bool = False  # the team values recomputed from itemised rosters
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -530,6 +543,10 @@ def verify(doc: Doc, head: str | None = None) -> Verification:
         result.problems.append(f"this is not a {FORMAT} document")
         return result
     result.problems.extend(check_chain(events))
+    if "receipt" in doc and doc["receipt"] != receipts.of_export(doc):
+        result.problems.append(
+            f"the file's receipt {doc['receipt']} is not the one its events, posts and teams give"
+        )
     if head is not None:
         result.problems.extend(receipts.check(doc, head))
     seed = dice.get("seed")
@@ -564,6 +581,7 @@ def verify(doc: Doc, head: str | None = None) -> Verification:
     if state is not None and _settled(state.to_json(compact=True)) != _settled(doc.get("state")):
         result.problems.append("the final state is not the one the events lead to")
     result.problems.extend(figures.check(events, doc.get("lineup") or {}, state))
+    result.values_itemised = figures.values_itemised(events)
     return result
 
 

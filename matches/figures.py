@@ -4,9 +4,14 @@ shares), the fan factor's change, each player's SPP (``matches.spp`` over the ev
 left standing, and the awards) and the MVPs (players of the team they were given for). A
 figure the record does not give is a problem, with the event that shows it.
 
-What the export cannot prove: the values of the players (they come from the rosters, not the
-record): the side values the winnings are shared by and the team values after the match are
-checked for their arithmetic only where the record holds both ends.
+The team values are recomputed from the rosters the sequence itemises beside them
+(``matches.values``): each value from its players' positions and gains, re-rolls and staff by
+the rules; the side values the winnings are shared by from the roster at the final whistle,
+which must be the one the match began with (its line-up, its value before the match); and the
+roster after the match from that one and the record: the dead gone, the injured missing the
+next match, each improvement taken added, the fan factor changed by its roll. A record made
+before the rosters were itemised shows no rosters: its values are checked for their arithmetic
+only (``values_itemised`` tells which).
 """
 
 from collections import Counter
@@ -14,7 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matches import economy, folding, spp
+from matches import values as team_values
 from rules.engine import MatchState
+from teams import advancement
 
 Doc = Mapping[str, Any]
 
@@ -45,6 +52,120 @@ def check(events: Sequence[Doc], lineup: Doc, final: MatchState | None) -> list[
         )
     problems += _winnings(steps, winner, final)
     problems += _spp(events, steps, lineup)
+    problems += _values(steps, lineup)
+    return problems
+
+
+def values_itemised(events: Sequence[Doc]) -> bool:
+    """Whether the record itemises its team values (a record made since they were)."""
+    return any(e["type"] == "sequence_team_values_after" and "items" in e["data"] for e in events)
+
+
+def _values(steps: dict[str, list[Doc]], lineup: Doc) -> list[str]:
+    problems: list[str] = []
+    for step in ("team_values", "team_values_after"):
+        for event in steps.get(step, []):
+            for key, items in (event["data"].get("items") or {}).items():
+                problems += _value_of(event, key, items, event["data"].get(key))
+    began = {e["data"].get("team"): e for e in steps.get("winnings", []) if "items" in e["data"]}
+    before = {key: v for e in steps.get("team_values", []) for key, v in _teams(e)}
+    for key, event in began.items():
+        problems += _final_whistle_roster(event, key, before.get(key), lineup)
+    for event in steps.get("team_values_after", []):
+        for key, items in (event["data"].get("items") or {}).items():
+            if key in began:
+                expected = _roster_after(began[key]["data"]["items"], key, steps, lineup)
+                problems += _roster_differs(event, key, items, expected)
+    return problems
+
+
+def _value_of(event: Doc, key: str, items: Doc, shown: Any) -> list[str]:
+    try:
+        value = team_values.value(items)
+    except (KeyError, TypeError, ValueError) as error:
+        return [f"event {event['number']}: the {key} team's roster cannot be valued ({error!r})"]
+    if shown != value:
+        return [
+            f"event {event['number']}: the {key} team's value is {shown!r}, its players, "
+            f"re-rolls and staff give {value!r} by the rules"
+        ]
+    return []
+
+
+def _final_whistle_roster(event: Doc, key: str, before: Any, lineup: Doc) -> list[str]:
+    """The roster the winnings are shared by: the line-up's players, valued as before."""
+    data, where = event["data"], f"event {event['number']} ({key}'s winnings)"
+    items = data["items"]
+    problems = _value_of(event, key, items, before) if before is not None else []
+    try:
+        expected = {
+            "captain_value": team_values.side_value(items, "captain"),
+            "rival_value": team_values.side_value(items, "rival"),
+        }
+    except (KeyError, TypeError, ValueError) as error:
+        return [f"{where}: the roster cannot be valued ({error!r})"]
+    problems += _differ(where, data, expected)
+    if before is None:
+        spiralling = economy.spiralling_expenses(team_values.value(items))
+        problems += _differ(where, data, {"spiralling": spiralling})
+    playing = {p["player"] for p in items["players"] if not p["missing"]}
+    lined_up = {
+        entry.get("pk")
+        for pid, entry in lineup.items()
+        if spp.team_of(pid) == key and entry.get("kind", "player") == "player"
+    }
+    if playing != lined_up:
+        problems.append(f"{where}: its roster is not the line-up the match began with")
+    return problems
+
+
+def _roster_after(began: Doc, key: str, steps: dict[str, list[Doc]], lineup: Doc) -> Doc:
+    """The roster at the final whistle as the record changes it."""
+    pks = {pid: entry.get("pk") for pid, entry in lineup.items()}
+    hurt = {
+        pks.get(row.get("id")): advancement.injury_change(row.get("injury", ""))
+        for event in steps.get("injuries", [])
+        for row in event["data"].get(key, [])
+        if not row.get("ignored")
+    }
+    taken: dict[Any, list[str]] = {}
+    for event in steps.get("advancement", []):
+        taken.setdefault(event["data"].get("player"), []).append(event["data"].get("choice"))
+    players = []
+    for player in began["players"]:
+        change = hurt.get(player["player"])
+        if change is not None and change.dead:
+            continue
+        players.append(
+            {
+                **player,
+                "gained": [*player["gained"], *taken.get(player["player"], [])],
+                "missing": bool(change is not None and change.miss_next_game),
+            }
+        )
+    change = sum(
+        e["data"].get("change", 0)
+        for e in steps.get("fan_factor", [])
+        if e["data"].get("team") == key
+    )
+    return {**began, "players": players, "fan_factor": began["fan_factor"] + change}
+
+
+def _roster_differs(event: Doc, key: str, shown: Doc, expected: Doc) -> list[str]:
+    where = f"event {event['number']}: the {key} team after the match"
+    problems = [
+        f"{where}: its {name} is {shown.get(name)!r}, the record gives {value!r}"
+        for name, value in expected.items()
+        if name != "players" and shown.get(name) != value
+    ]
+    listed = {p.get("player"): p for p in shown.get("players", [])}
+    for player in expected["players"]:
+        found = listed.pop(player["player"], None)
+        if found != player:
+            problems.append(
+                f"{where}: player {player['player']} is {found!r}, the record gives {player!r}"
+            )
+    problems += [f"{where}: player {pk} was not on the roster" for pk in listed]
     return problems
 
 
@@ -77,8 +198,8 @@ def _winnings(steps: dict[str, list[Doc]], winner: Any, final: MatchState | None
             "spiralling": spiralling,
             "winnings": max(0, gross - spiralling),
         }
-        shares = economy.split_winnings(
-            data["winnings"], data["captain_value"], data["rival_value"]
+        shares = economy.split_winnings_as_recorded(
+            data["winnings"], data["captain_value"], data["rival_value"], data.get("rounding")
         )
         expected |= {"captain_share": shares[0], "rival_share": shares[1]}
         problems += _differ(where, data, expected)

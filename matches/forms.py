@@ -21,6 +21,14 @@ class ScheduleForm(forms.Form):
     house_rules = forms.BooleanField(
         label=_("Split-team house rules"), required=False, initial=True
     )
+    skip_prematch = forms.BooleanField(
+        label=_("A friendly without the pre-match (straight to the kick-off)"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "Teams of one league always play the pre-match: weather, petty cash, inducements."
+        ),
+    )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -11,8 +11,9 @@ from matches.forum_export import ForumPost, ForumReport, ForumTurn, ReportPlayer
 from matches.labels import label
 from matches.models import Match, MatchEvent, PlayerMatchRecord, Post, TeamMatchRecord
 from matches.receipts import for_match
+from matches.sentences import Names
 from matches.services import load_state
-from matches.thread import KICK_OFF_POSTS, Line, Names, describe, headline
+from matches.thread import KICK_OFF_POSTS, Line, describe, headline
 from teams.rosters import gp
 
 

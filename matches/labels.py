@@ -222,6 +222,7 @@ ERRORS: dict[str, Promise] = {
     "edit_window": _("The time to edit this post is over."),
     "not_gm": _("Only a game master schedules matches."),
     "same_team": _("A team cannot play itself."),
+    "league_prematch": _("A league match has its pre-match; only a friendly may skip it."),
 }
 
 

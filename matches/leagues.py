@@ -45,10 +45,11 @@ class PlayerLine:
     casualties: int = 0
     completions: int = 0
     interceptions: int = 0
+    award_spp: int = 0  # the MJE and PJE the opposing captains gave (house rule 4)
 
     @property
     def spp(self) -> int:
-        return points(vars(self))
+        return points(vars(self)) + self.award_spp
 
 
 @dataclass
@@ -181,8 +182,9 @@ class Season:
 def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
     """The standings and leaders of a league from its played matches (post-match or
     finished: the result is in their state), with ``more_results`` (its live matches) counted
-    in the standings too."""
-    from matches.models import Match
+    in the standings too. The leaders' SPP are the post-match's: the feats of the record and
+    the awards given so far."""
+    from matches.models import Match, PlayerMatchRecord
     from teams.models import Player
 
     played = (
@@ -218,9 +220,14 @@ def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
             total.casualties += line.casualties
             total.completions += line.completions
             total.interceptions += line.interceptions
-    points = Points(league.points_win, league.points_draw, league.points_loss)
+    awarded = PlayerMatchRecord.objects.filter(
+        match__in=list(results), player__isnull=False
+    ).exclude(award="")
+    for player_id, award in awarded.values_list("player_id", "award"):
+        lines[player_id].award_spp += points({}, award)
+    points_for = Points(league.points_win, league.points_draw, league.points_loss)
     counted_results = [*results.values(), *more_results]
-    table = standings(league.teams.order_by("name", "pk"), counted_results, points)
+    table = standings(league.teams.order_by("name", "pk"), counted_results, points_for)
     people = Player.objects.select_related("team").in_bulk(list(lines))
     return Season(
         table,

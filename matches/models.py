@@ -54,6 +54,16 @@ class Match(models.Model):
     locked = models.BooleanField(_("locked"), default=False)
     clock_stopped_at = models.DateTimeField(null=True, blank=True)
     substitutes = models.JSONField(default=dict, blank=True)
+    # The heads of the thread and of the hash chain, moved on in the transaction that adds
+    # posts or events: the write that locks the row reads them with it, so two writers never
+    # read the same heads. Before the first event the hash is the chain's genesis.
+    last_post_number = models.PositiveIntegerField(default=0)
+    last_event_number = models.PositiveIntegerField(default=0)
+    last_event_hash = models.CharField(max_length=64, default="0" * 64)
+    HEADS = ("last_post_number", "last_event_number", "last_event_hash")
+    # Moved on by what changes posts already shown (a rewind undoing them, a post edited):
+    # the page's cached fragments are keyed by it.
+    thread_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name = _("match")
@@ -138,6 +148,11 @@ class Post(models.Model):
     html = models.TextField(blank=True)
     summary = models.JSONField(default=dict, blank=True)
     idempotency_key = models.CharField(max_length=64, blank=True)
+    # The GM's ruling (a rewind or a re-roll) that took back this post's play: the thread
+    # marks the post undone and links it to the ruling's post.
+    undone_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="undid"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -28,13 +28,16 @@ from bbweb import throttle
 from matches import receipts
 from matches.mentions import mentioned as mentioned_in
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
-from matches.thread import Names, choice_label
+from matches.sentences import Names, choice_label
 
 log = logging.getLogger(__name__)
 KINDS = ("turn", "decision", "warning", "applied", "contest")
 LEASE = timedelta(seconds=90)  # longer than a notice task's hard time limit (30 s)
 MARK_TRIES = 4
 MARK_PAUSE = 0.5  # seconds, doubled at each try: 3.5 s in all, within the task's limits
+# A decision answered on the page within this time gets no mail (block dice, pushes and
+# follow-ups are mostly answered at once); under the tasks' longest retry wait.
+DECISION_QUIET = timedelta(minutes=3)
 
 
 def _users_for(match: Match, actor: str) -> list[User]:
@@ -88,8 +91,8 @@ def _compose(kind: str, match: Match, context: dict[str, Any]) -> tuple[str, str
         return (
             _("bbweb: a deadline is near in %(match)s") % names,
             _(
-                "Your deadline is %(deadline)s. If nobody acts by then, the server applies "
-                "the default: %(link)s"
+                "If nobody acts before %(deadline)s, the server applies the default. "
+                "The match: %(link)s"
             )
             % {**names, "deadline": deadline},
         )
@@ -143,11 +146,22 @@ def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[st
     return sent
 
 
-def decision_awaits(decision_id: int) -> None:
-    decision = Decision.objects.get(pk=decision_id)
+def decision_awaits(decision_id: int, *, wait: bool = True) -> timedelta | None:
+    """Mail the coach a decision awaits once it has waited ``DECISION_QUIET`` unanswered: a
+    coach answering on the page gets no mail for it. Returns how much longer to wait when it
+    is too early (the task comes back then), None once done; a decision already answered or
+    gone (a task sent late, after a broker outage) is never mailed. ``wait``: False where
+    nothing could come back later (tasks run eagerly)."""
+    decision = Decision.objects.filter(pk=decision_id).first()
+    if decision is None or decision.answered_at is not None or decision.contested_at:
+        return None
+    waited = timezone.now() - decision.created_at
+    if wait and waited < DECISION_QUIET:
+        return DECISION_QUIET - waited
     # The row's default was written by ``services.default_answer``, as the deadline applies it.
     context = {"kind": decision.kind, "default": decision.default}
     send("decision", decision.match_id, [decision.to], f"decision:{decision_id}", context)
+    return None
 
 
 def turn_starts(match_id: int) -> None:

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from matches import labels, pitch
 from matches.labels import label
 from matches.models import Decision, Match
+from matches.sentences import Names, choice_label, named
 from matches.services import actors_for, default_answer, is_match_gm, load_state
-from matches.thread import Names, choice_label, describe, thread
+from matches.thread import describe, thread
 from rules.engine import Declaration, MatchState, legal, legal_actions, options, preview
 from rules.engine.board import NAMES
 from rules.engine.lineup import SETUP_PHASES, setups_awaited
@@ -80,16 +82,25 @@ def controller(state: MatchState, pid: str) -> str:
     return f"{p.team}:{p.side if state.house_rules else 'captain'}"
 
 
-def plan_view(state: MatchState, mode: str, actors: list[str], plan: Plan) -> dict[str, Any]:
-    """The plan panel and the pitch overlay for this plan, with the engine's word on it."""
+def plan_view(
+    state: MatchState, mode: str, actors: list[str], plan: Plan, names: Names
+) -> dict[str, Any]:
+    """The plan panel and the pitch overlay for this plan, with the engine's word on it, the
+    players named as a person reads them."""
     out: dict[str, Any] = {"plan": plan, "mode": mode, "problem": "", "rolls": [], "overall": None}
+    out["selected_name"] = names.player(plan.player) if plan.player else ""
+    out["target_name"] = names.player(plan.target) if plan.target in names.lineup else plan.target
+    out["picked_name"] = names.player(plan.picked) if plan.picked else ""
     out["key"] = secrets.token_hex(8)
+    # The side the set-up is posted for: a captain who also holds the rival's side (no rival
+    # coach) posts each side's set-up in turn, the one the match waits for.
+    out["setup_side"] = actors[0].partition(":")[2] if actors and mode == "setup" else ""
     if mode == "setup":
         return {**out, **_setup_view(state, actors[0], plan)}
     if mode == "kick":
         if plan.target:
             problem = legal(state, actors[0], plan.declaration(mode))
-            out["problem"] = problem.message if problem else ""
+            out["problem"] = named(names, problem.message) if problem else ""
         out["ready"] = bool(plan.target) and not out["problem"]
         out["marks"] = _marks([], plan.target)
         return out
@@ -118,7 +129,7 @@ def plan_view(state: MatchState, mode: str, actors: list[str], plan: Plan) -> di
     out["overall"] = round(100 * entries[-1]["chance"])
     problem = legal(state, actor, decl)
     if problem is not None and (plan.path or plan.target):
-        out["problem"] = problem.message
+        out["problem"] = named(names, problem.message)
         out["problem_code"] = label(labels.ERRORS, problem.code)
     out["ready"] = problem is None
     out["marks"] = _marks(plan.path, plan.target, state, rolls)
@@ -165,6 +176,9 @@ def _roll_entry(e: dict[str, Any]) -> dict[str, Any]:
             "n": e["dice"],
             "who": _("attacker") if e["chooser"] == "attacker" else _("defender"),
         }
+    elif e["roll"] == "armour":
+        need = _("%(target)s+ vs AV %(av)s") % {"target": e["target"], "av": e["target"] - 1}
+        need += f" ({mods:+d})" if mods else ""
     else:
         need = f"{e['target']}+" + (f" ({mods:+d})" if mods else "")
     return {
@@ -172,7 +186,13 @@ def _roll_entry(e: dict[str, Any]) -> dict[str, Any]:
         "roll": label(labels.PURPOSES, e["roll"]),
         "need": need,
         "chance": round(100 * e["chance"]),
+        "meaning": str(CHANCE_MEANS.get(e["roll"], "")),
+        "sent_off": round(100 * e["sent_off"]) if "sent_off" in e else None,
     }
+
+
+# What a roll's chance is the chance of, where "success" would not say it.
+CHANCE_MEANS = {"block": gettext_lazy("no turnover"), "armour": gettext_lazy("armour broken")}
 
 
 def _marks(
@@ -365,7 +385,7 @@ def page_context(
     row = open_decision(match)
     decision = decision_view(match, row, state, names, actors, is_gm)
     plan = plan or Plan()
-    planned = plan_view(state, mode, acting, plan)
+    planned = plan_view(state, mode, acting, plan, names)
     hide = set(plan.placements) if mode == "setup" else set()
     board = pitch.pitch_view(state.to_json(), actors, names.lineup, hide=hide)
     if mode == "play":

@@ -79,11 +79,15 @@ def receipt(events: int, event_head: str, posts: int, post_head: str, teams: str
     return f"{events}.{posts}.{_sha([event_head, post_head, teams])}"
 
 
-def _created_state(events: Sequence[Doc]) -> Doc | None:
-    first = events[0] if events else None
-    if first is not None and first.get("type") == "match_created":
-        state: Doc = first.get("data", {}).get("state")
-        return state
+def _created_state(events: Sequence[Doc], legacy: bool = False) -> Doc | None:
+    """The match's first state: in its ``match_created`` event, which follows the pre-match
+    sequence's events when the match had one. ``legacy``: as receipts made before this looked
+    for it, in the first event only (so a match with a pre-match sequence hashed no line-up;
+    such receipts still hold the file to what they covered)."""
+    for event in events[:1] if legacy else events:
+        if event.get("type") == "match_created":
+            state: Doc = event.get("data", {}).get("state")
+            return state
     return None
 
 
@@ -92,16 +96,17 @@ def of_export(doc: Doc) -> str:
     return at(doc, len(doc.get("events", [])), len(doc.get("posts", [])))
 
 
-def at(doc: Doc, events: int, posts: int) -> str:
+def at(doc: Doc, events: int, posts: int, legacy: bool = False) -> str:
     """The receipt the export ``doc`` gives after its first ``events`` events and ``posts``
-    posts."""
+    posts (``legacy``: as made before the line-up of a match with a pre-match sequence was
+    hashed)."""
     listed = list(doc.get("events", []))
     return receipt(
         events,
         str(listed[events - 1].get("hash")) if events else GENESIS,
         posts,
         post_heads(list(doc.get("posts", []))[:posts])[-1],
-        teams_hash(doc.get("teams", {}), doc.get("lineup") or {}, _created_state(listed)),
+        teams_hash(doc.get("teams", {}), doc.get("lineup") or {}, _created_state(listed, legacy)),
     )
 
 
@@ -120,7 +125,7 @@ def check(doc: Doc, held: str) -> list[str]:
             f"the receipt was taken at {e} events and {p} posts; the file holds "
             f"{events} events and {posts} posts"
         ]
-    if at(doc, e, p) != held:
+    if held not in (at(doc, e, p), at(doc, e, p, legacy=True)):
         return [
             f"the file does not give back the receipt {held}: its first {e} events, its first "
             f"{p} posts or its teams are not the ones the receipt was taken on"
@@ -138,15 +143,16 @@ def for_match(match: Match) -> str:
     # The dice commitment, random for each match, keeps apart two matches that had one pk (a
     # database restored, or recreated, beside the same cache).
     ours = f"{match.pk}:{match.dice_commitment[:16]}"
-    key = f"receipt:{ours}:{match.version}"
+    key = f"receipt2:{ours}:{match.version}"  # 2: the line-up after a pre-match sequence
     found = _cache_get(key)
     if isinstance(found, str):
         return found
-    known = _cache_get(f"receipt-posts:{ours}")
+    known = _cache_get(f"receipt2-posts:{ours}")
     count, head, teams = known if isinstance(known, tuple) else (0, GENESIS, None)
     if teams is None:
         created = (
-            match.events.filter(number=1, type="match_created")
+            match.events.filter(type="match_created")
+            .order_by("number")
             .values_list("data", flat=True)
             .first()
         )
@@ -165,7 +171,7 @@ def for_match(match: Match) -> str:
         count = number
     last = match.events.order_by("-number").values_list("number", "hash").first()
     made = receipt(last[0] if last else 0, last[1] if last else GENESIS, count, head, teams)
-    _cache_set(f"receipt-posts:{ours}", (count, head, teams))
+    _cache_set(f"receipt2-posts:{ours}", (count, head, teams))
     _cache_set(key, made)
     return made
 

@@ -18,8 +18,9 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from matches import folding, labels
 from matches.models import Match, MatchEvent
+from matches.sentences import Names, choice_label
 from matches.services.core import dice_for
-from matches.thread import Line, Names, choice_label, declaration_text, describe
+from matches.thread import Line, declaration_text, describe
 from rules.engine import Event, MatchState, Watch
 from rules.engine.board import NAMES
 

@@ -165,9 +165,10 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
             "count": s["lineup"]
         }
     if step == "weather":
+        faces = s.get("dice") or s["faces"]  # "dice": rolled before the petty cash (seed 003)
         return gettext("Weather: %(a)d + %(b)d, %(weather)s.") % {
-            "a": s["faces"][0],
-            "b": s["faces"][1],
+            "a": faces[0],
+            "b": faces[1],
             "weather": WEATHER.get(s["result"], s["result"]),
         }
     if step == "fans":

@@ -80,9 +80,14 @@ def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[
     return notifications.send(kind, match_id, actors, key, context)
 
 
-@shared_task(**NOTICE_TASK)
-def notify_decision(decision_id: int) -> None:
-    notifications.decision_awaits(decision_id)
+@shared_task(bind=True, **NOTICE_TASK)
+def notify_decision(self: Task, decision_id: int) -> None:
+    """Comes back once the decision has waited long enough (a coach answering on the page
+    hears nothing); run eagerly, nothing could come back, so it does not wait."""
+    eager = bool(self.request.is_eager)
+    wait = notifications.decision_awaits(decision_id, wait=not eager)
+    if wait is not None:
+        raise self.retry(countdown=wait.total_seconds() + 1)
 
 
 @shared_task(**NOTICE_TASK)

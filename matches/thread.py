@@ -17,20 +17,21 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from bbweb import glossary
-from matches import labels
+from matches import labels, sentences
+from matches.folding import AROUND_PLAY, UNDOING_EVENTS
 from matches.labels import label
 from matches.markup import render_markdown
 from matches.mentions import match_people
 from matches.models import Match, MatchEvent, Post
-from matches.steps import step_text
-from rules import gamedata
+from matches.sentences import Names, choice_label
 
 logger = logging.getLogger(__name__)
 
 HIDDEN_EVENTS = frozenset(
     ("move", "action", "decision", "blitz_turn", "declaration", "match_created")
 )
+# What a system post's sentence already says: the GM's actions and the sequence's steps.
+SAID_BY_THE_POST = AROUND_PLAY | UNDOING_EVENTS | {"correction", "award", "match_ended"}
 KICK_OFF_POSTS = frozenset(("setup", "kick", "kick_or_receive", "touchback", "high_kick"))
 KINDS = dict(Post.Kind.choices)
 LOUD = {"turnover": "turnover", "touchdown": "touchdown", "final_whistle": "touchdown"}
@@ -44,6 +45,12 @@ class Line:
     target: str = ""
     modifiers: list[str] = field(default_factory=list)
     result: str = ""
+
+    def plain(self) -> str:
+        """The line as text, the dice in the forum's brackets: "Dodge [3] 4+ → failure"."""
+        parts = [self.text, "".join(f"[{f}]" for f in self.faces), self.target, *self.modifiers]
+        text = " ".join(part for part in parts if part)
+        return f"{text} → {self.result}" if self.result else text
 
     def html(self) -> SafeString:
         """The line as a list item, every part escaped. Written here rather than in a template:
@@ -71,6 +78,7 @@ class PostView:
     edited: bool
     kind: str
     original: str = ""  # the first text of an edited post, as safe HTML
+    undone_by: int | None = None  # the number of the ruling's post that undid this one
 
 
 @dataclass
@@ -99,34 +107,6 @@ class ThreadPage:
     keep: int | None = None  # the first post a poll must still show: earlier pages were read
 
 
-class Names:
-    """Players and teams by the engine's ids, for sentences."""
-
-    def __init__(self, match: Match) -> None:
-        self.match = match
-        self.lineup: dict[str, dict[str, Any]] = match.lineup or {}
-
-    def player(self, pid: Any) -> str:
-        if not pid:
-            return "—"
-        info = self.lineup.get(str(pid))
-        if info is None:
-            return str(pid)
-        return f"#{info['number']} {info['name']}"
-
-    def team(self, key: Any) -> str:
-        if key == "home":
-            return self.match.home_team.name
-        if key == "away":
-            return self.match.away_team.name
-        return _("nobody")
-
-    def actor(self, actor: str) -> str:
-        team, _sep, side = actor.partition(":")
-        side_label = _("captain") if side == "captain" else _("rival")
-        return f"{self.team(team)} ({side_label})"
-
-
 PAGE_SIZE = 40
 
 
@@ -138,7 +118,7 @@ def thread(
     queries however long the thread: the posts, then their events."""
     # A post's last event says whether events were appended to it since it was cached.
     last_event = MatchEvent.objects.filter(post=OuterRef("pk")).order_by("-number")
-    posts_qs = match.posts.select_related("author").annotate(
+    posts_qs = match.posts.select_related("author", "undone_by").annotate(
         last_event=Subquery(last_event.values("number")[:1])
     )
     if since is not None:
@@ -187,6 +167,7 @@ _HERE = Path(__file__).resolve().parent
 _SOURCES = (
     _HERE / "thread.py",
     _HERE / "labels.py",
+    _HERE / "sentences.py",
     _HERE.parent / "templates" / FRAGMENT_TEMPLATE,
 )
 RELEASE = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()[:12]
@@ -210,7 +191,8 @@ def _fragments(match: Match, names: Names, posts: list[Post]) -> dict[int, SafeS
 
 
 def _reader_context(match: Match) -> str:
-    """What every fragment of this page depends on besides its post."""
+    """What every fragment of this page depends on besides its post (a ruling that changes
+    the game moves the thread's version on)."""
     people = ",".join(sorted(user.username for user in match_people(match)))
     return "|".join(
         (
@@ -219,6 +201,7 @@ def _reader_context(match: Match) -> str:
             timezone.get_current_timezone_name(),
             names_digest(match),
             people,
+            str(match.thread_version),
         )
     )
 
@@ -240,6 +223,7 @@ def _fragment_key(post: Post, context: str) -> str:
         post.summary,
         post.html,
         getattr(post, "last_event", None),
+        _undone_by(post),
     ]
     digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
     return f"post:{post.pk}:{digest[:32]}"
@@ -260,6 +244,10 @@ def _events_by_post(posts: list[Post]) -> dict[int, list[EventFacts]]:
     return by_post
 
 
+def _undone_by(post: Post) -> int | None:
+    return post.undone_by.number if post.undone_by_id and post.undone_by else None
+
+
 def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
     return PostView(
         post,
@@ -268,6 +256,7 @@ def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
         "edited_at" in (post.summary or {}),
         str(KINDS.get(post.kind, post.kind)),
         _original(post),
+        _undone_by(post),
     )
 
 
@@ -311,11 +300,7 @@ def headline(names: Names, post: Post) -> str:
     """The first line of a post: what it declares or answers, or what the system says."""
     d = post.declaration or {}
     if post.kind == Post.Kind.SYSTEM:
-        if post.summary.get("message") == "created":
-            return _("The match is created. Dice commitment (SHA-256 of the seed): %(c)s") % {
-                "c": post.summary.get("commitment", "")
-            }
-        return label(labels.ACTIONS, post.summary.get("message", ""))
+        return sentences.system_headline(names, post.summary or {})
     if post.kind == Post.Kind.DECISION:
         choice = choice_label(d.get("kind", ""), d.get("choice"), names)
         text = _("%(who)s: %(question)s %(choice)s") % {
@@ -348,39 +333,14 @@ def declaration_text(names: Names, d: dict[str, Any]) -> str:
     return " ".join(str(p) for p in parts)
 
 
-def _skill_name(name: str) -> str:
-    try:
-        return glossary.skill_name(gamedata.skill(name))
-    except gamedata.UnknownSkill:
-        return name
-
-
-def choice_label(kind: str, choice: Any, names: Names) -> str:
-    if kind == "block_die" and isinstance(choice, int):
-        return f"{choice}: {label(labels.BLOCK_FACES, choice)}"
-    if isinstance(choice, bool) or choice in labels.CHOICES:
-        return label(labels.CHOICES, choice)
-    text = str(choice)
-    if text.startswith("skill:"):
-        return _("Skill reroll (%(skill)s)") % {"skill": _skill_name(text[6:])}
-    if ":" in text:  # PLAYER:SQUARE
-        pid, _sep, square = text.partition(":")
-        return f"{names.player(pid)} → {square}"
-    if text in names.lineup:
-        return names.player(text)
-    return text
-
-
 def _modifiers(mods: dict[str, int]) -> list[str]:
     return [f"{value:+d} {label(labels.MODIFIERS, name)}" for name, value in mods.items() if value]
 
 
 def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
     """One event as a line of the thread; None for the ones the declaration already says."""
-    if type_ in HIDDEN_EVENTS:
+    if type_ in HIDDEN_EVENTS or type_ in SAID_BY_THE_POST or type_.startswith("sequence_"):
         return None
-    if type_.startswith("sequence_"):
-        return Line(step_text(names.match, data))
     if "faces" in data and data.get("faces") and "purpose" in data:
         return _roll(names, type_, data)
     who = names.player(data.get("player"))
@@ -484,15 +444,38 @@ def _roll(names: Names, type_: str, data: dict[str, Any]) -> Line:
         shown = names.player(data.get("player"))
     elif "total" in data and not result:
         shown = str(data["total"])
-    target = data.get("target")
-    needed = f"{target}+" if isinstance(target, int) else ""
-    if purpose == "armour" and isinstance(target, int):
-        needed = f"> {target}"
+    needed = against(purpose, data)
+    modifiers = _modifiers(data.get("modifiers") or {})
+    if purpose == "blitz_contest":  # the totals say it all, the captain's +2 included
+        faces, modifiers = [], []
+        shown = _("to the %(side)s") % {"side": sentences.side_name(result)}
     return Line(
         title,
         css or "roll",
         faces,
         needed,
-        _modifiers(data.get("modifiers") or {}),
+        modifiers,
         shown + (" · " + _("rerolled") if data.get("reroll") else ""),
     )
+
+
+def against(purpose: str, data: dict[str, Any]) -> str:
+    """What a roll was up against, as the forum writes it: "4+", "9 vs AV 8", "= 9", the
+    Blitz contest's two totals. Shared by the thread, the pending question and the disputes."""
+    target = data.get("target")
+    total = data.get("total")
+    if purpose == "armour" and isinstance(target, int):
+        shown = total if isinstance(total, int) else sum(data.get("faces") or [])
+        return _("%(total)s vs AV %(av)s") % {"total": shown, "av": target - 1}
+    if purpose == "blitz_contest":
+        return _("rival %(rival)s = %(rt)s vs captain %(captain)s + 2 = %(ct)s") % {
+            "rival": "+".join(str(d) for d in data.get("rival", [])),
+            "rt": data.get("rival_total"),
+            "captain": "+".join(str(d) for d in data.get("captain", [])),
+            "ct": data.get("captain_total"),
+        }
+    if purpose in ("injury", "casualty") and isinstance(total or data.get("roll"), int):
+        return f"= {total or data.get('roll')}"
+    if isinstance(target, int):
+        return f"{target}+"
+    return ""

@@ -18,6 +18,7 @@ from matches.forms import AnswerForm, DeclareForm, EditForm, PlanForm, PostForm,
 from matches.models import Match, Post
 from matches.pitch import grid_svg
 from matches.replay import replay_document
+from matches.sentences import Names, named
 from matches.services import MatchError
 from matches.thread import thread
 from matches.views_dashboard import gm_panel_context
@@ -82,9 +83,20 @@ def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
 
 
 def _live_part(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
+    """The live part of the page, and out of band every other part that moves with the
+    match (the deadlines and the fouls of the turn): one refresh for all of them."""
     since = _post_number(request, "since")
     context = {**page.page_context(match, request.user, since=since), **extra}
-    return render(request, "matches/detail.html#live", context)
+    response = render(request, "matches/detail.html#live", context)
+    response.write(_deadlines_panel(request, match, context["open_decision"], oob=True))
+    return response
+
+
+def _deadlines_panel(
+    request: HttpRequest, match: Match, decision: Any, *, oob: bool = False
+) -> str:
+    context = {**deadline_context(match, request.user, decision), "oob": oob}
+    return render_to_string("matches/_deadlines.html", context, request)
 
 
 def _post_number(request: HttpRequest, name: str) -> int | None:
@@ -108,6 +120,7 @@ def _write(
 
 
 def _refused(request: HttpRequest, match: Match, code: str, message: str) -> HttpResponse:
+    message = named(Names(match), message)  # the engine's ids as the players' names
     context = {"error": {"message": message, "reason": labels.label(labels.ERRORS, code)}}
     if _htmx(request):
         return retarget(render(request, "matches/detail.html#flash", context), "#flash")
@@ -152,11 +165,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     if match is None:
         return redirect_to_login(request.get_full_path())
     context = page.page_context(match, request.user, before=_post_number(request, "before"))
-    context["deadlines_panel"] = render_to_string(
-        "matches/_deadlines.html",
-        deadline_context(match, request.user, context["open_decision"]),
-        request,
-    )
+    context["deadlines_panel"] = _deadlines_panel(request, match, context["open_decision"])
     context["disputes_panel"] = render_to_string(
         "matches/_disputes.html",
         {**disputes_context(request, match), "control_elsewhere": True},

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from matches import page, services
 from matches.forms_deadlines import PreferencesForm, StandingOrdersForm, VacationForm
 from matches.models import CoachPreferences, Decision, Match, StandingOrders, Vacation
+from matches.sentences import Names
 
 
 def _user(request: HttpRequest) -> User:
@@ -37,7 +38,7 @@ def deadline_context(
     - ``match``; ``turn_deadline`` (a datetime or None), ``turn_paused`` (True while a
       decision stops the active team's clock) and ``turn_time_left`` (a timedelta or None);
     - ``decision``: the open Decision or None (``deadline_at``, ``to``, ``contested_at``),
-      read here unless the caller has it already;
+      read here unless the caller has it already; ``decision_to``: whom it awaits, by name;
     - ``vacations``: the running and coming vacations of the match's coaches (everyone sees
       them), each with ``user`` and ``ends_at``;
     - ``fouls``: the active team's Foul allowance per side: a list of dicts with ``side``,
@@ -73,13 +74,16 @@ def deadline_context(
         if match.league_id
         else Vacation.objects.none()
     )
+    if decision == "unread":
+        decision = page.open_decision(match)
     return {
         "match": match,
         "active_team": active,
         "turn_deadline": match.turn_deadline_at,
         "turn_paused": match.turn_time_left is not None,
         "turn_time_left": match.turn_time_left,
-        "decision": page.open_decision(match) if decision == "unread" else decision,
+        "decision": decision,
+        "decision_to": Names(match).actor(decision.to) if decision is not None else "",
         "vacations": list(vacations),
         "fouls": fouls,
         "may_take_vacation": bool(mine) and match.league_id is not None,

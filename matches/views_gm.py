@@ -3,6 +3,7 @@ and rulings, match control, and the leagues (fixtures, results, standings, leade
 Every change goes through matches.services; these views only read forms and show results."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,6 @@ from bbweb.roles import is_game_master
 from matches import folding, labels, services
 from matches.forms_gm import (
     PLAYER_STATES,
-    SIDES,
     ControlForm,
     DisputeForm,
     FixtureForm,
@@ -29,8 +29,11 @@ from matches.forms_gm import (
     RoundRobinForm,
     RulingForm,
 )
+from matches.labels import label
 from matches.live import standings as live_standings
 from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent, Post
+from matches.sentences import Names, post_range
+from matches.thread import describe as thread_describe
 from teams.models import League, Team
 
 FORBIDDEN = frozenset(("not_gm", "not_in_match", "not_captain"))
@@ -83,47 +86,20 @@ def _form_errors(request: HttpRequest, form: Any) -> None:
 # -- the disputes of a match ---------------------------------------------------------------------
 
 
-def describe(event: MatchEvent, lineup: dict[str, Any]) -> str:
-    """One line for an event, in the reader's language: its number, what it is, whose, the
-    dice and the result."""
-    data = event.data
-    parts = [f"#{event.number}", _event_word(event.type)]
-    who = data.get("player")
-    if isinstance(who, str) and who:
-        name = lineup.get(who, {}).get("name")
-        parts.append(f"{name} ({who})" if name else who)
-    if data.get("faces"):
-        parts.append("[" + " ".join(str(f) for f in data["faces"]) + "]")
-    if data.get("target") is not None and data.get("faces"):
-        parts.append(_("needs %(target)s") % {"target": data["target"]})
-    if data.get("result") is not None:
-        parts.append(_event_word(data["result"]))
-    if event.type == "declaration":
-        decl = data["declaration"]
-        actor = dict(SIDES).get(data["actor"], data["actor"])
-        action = _event_word(decl.get("action") or "")
-        parts.append(f"{actor}: {action} {decl.get('player') or ''}".strip())
-    return " · ".join(parts)
+def describe(event: MatchEvent, names: Names, post_number: int | None) -> str:
+    """One line for an event in the thread's notation, led by the number of the post that
+    holds it (the number a person reads): "post #40 · Dodge · #6 Hans Richter [3] 4+ → failure"."""
+    line = thread_describe(names, event.type, event.data)
+    text = line.plain() if line is not None else label(labels.EVENTS, event.type)
+    if post_number is None:
+        return text
+    return _("post #%(number)s") % {"number": post_number} + " · " + text
 
 
-# The record's words for the engine's codes: what was rolled (dodge, armour), what it gave
-# (success, holds, a weather or kick-off result), the action declared.
-_EVENT_WORDS = (
-    labels.PURPOSES,
-    labels.RESULTS,
-    labels.WEATHER,
-    labels.KICKOFF,
-    labels.ACTIONS,
-    labels.DECISIONS,
-    labels.EVENTS,
-)
-
-
-def _event_word(code: object) -> str:
-    for table in _EVENT_WORDS:
-        if code in table:
-            return str(table[code])
-    return str(code).replace("_", " ")
+def _post_numbers(match: Match, events: list[MatchEvent]) -> dict[int, int]:
+    """The post number of each event's post, by the post's id."""
+    ids = {e.post_id for e in events if e.post_id}
+    return dict(match.posts.filter(pk__in=ids).values_list("pk", "number"))
 
 
 DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first
@@ -135,7 +111,7 @@ def _latest_live_rolls(match: Match) -> list[MatchEvent]:
     from the newest meets it before them. A roll taken back costs its place in the list."""
     latest = (
         match.events.filter(Q(data__has_key="faces") | Q(type__in=folding.UNDOING_EVENTS))
-        .only("number", "type", "data")
+        .only("number", "type", "data", "post_id")
         .order_by("-number")[: DISPUTABLE_ROLLS * 2]
     )
     undone: set[int] = set()
@@ -155,14 +131,18 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     rolls: list[MatchEvent] = []
     if coaching or is_gm:  # only they see the list of rolls to dispute
         rolls = _latest_live_rolls(match)
+    names = Names(match)
+    disputes = list(match.disputes.select_related("raised_by", "event", "post"))
+    numbers = _post_numbers(match, rolls + [d.event for d in disputes if d.event is not None])
+    shown = [_shown_dispute(match, names, numbers, d, is_gm) for d in disputes]
     return {
         "match": match,
-        "disputes": match.disputes.select_related("raised_by", "event", "post"),
+        "disputes": shown,
         "can_dispute": coaching and match.status != Match.Status.FINISHED,
         "is_gm": is_gm,
-        "dispute_targets": [(e.number, describe(e, match.lineup)) for e in rolls],
+        "dispute_targets": [(e.number, _line(e, names, numbers)) for e in rolls],
         "players": sorted(
-            ((pid, f"{pid} {facts.get('name', '')}") for pid, facts in match.lineup.items()),
+            ((pid, names.player(pid)) for pid in match.lineup),
             key=lambda item: (item[0][0] != "h", int(item[0][1:])),
         ),
         "rulings": Dispute.Ruling.choices,
@@ -171,16 +151,53 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
+@dataclass
+class ShownDispute:
+    dispute: Dispute
+    event_line: str  # the disputed roll in the thread's notation
+    rewind: dict[str, Any] | None  # for the GM: what a rewind would undo
+
+
+def _shown_dispute(
+    match: Match, names: Names, numbers: dict[int, int], dispute: Dispute, is_gm: bool
+) -> ShownDispute:
+    event = dispute.event
+    if event is None:
+        return ShownDispute(dispute, "", None)
+    warning = None
+    if is_gm and dispute.is_open:
+        warning = _rewind_warning(match, names, event.number)
+    return ShownDispute(dispute, _line(event, names, numbers), warning)
+
+
+def _line(event: MatchEvent, names: Names, numbers: dict[int, int]) -> str:
+    return describe(event, names, numbers.get(event.post_id or 0))
+
+
+def _rewind_warning(match: Match, names: Names, event_number: int) -> dict[str, Any] | None:
+    """What a rewind to before the disputed event would undo: its posts and its dice."""
+    preview = services.rewind_preview(match, event_number)
+    if preview is None:
+        return None
+    numbers = {post.pk: post.number for post in preview.posts}
+    numbers.update(_post_numbers(match, preview.rolls))
+    return {
+        "posts": post_range([post.number for post in preview.posts]),
+        "rolls": [_line(e, names, numbers) for e in preview.rolls],
+    }
+
+
 def _record(match: Match) -> list[dict[str, Any]]:
     """The thread: each post with the events it carries, the undone ones marked."""
     events = list(match.events.order_by("number"))
     undone = folding.undone_numbers(events)
+    names = Names(match)
     by_post: dict[int | None, list[dict[str, Any]]] = {}
     for event in events:
         by_post.setdefault(event.post_id, []).append(
             {
                 "event": event,
-                "text": describe(event, match.lineup),
+                "text": f"#{event.number} {event.type} · {describe(event, names, None)}",
                 "undone": event.number in undone,
             }
         )
@@ -193,7 +210,7 @@ def _record(match: Match) -> list[dict[str, Any]]:
 def _system_message(post: Post) -> str:
     """What a system post says, in the reader's language (its summary stores a code)."""
     code = (post.summary or {}).get("message")
-    return labels.label(labels.ACTIONS, code) if code else ""
+    return label(labels.ACTIONS, code) if code else ""
 
 
 @require_GET
@@ -286,7 +303,7 @@ def queue(request: HttpRequest) -> HttpResponse:
         return _forbidden(request, _("The dispute queue is for game masters."), reverse("home"))
     disputes = (
         Dispute.objects.filter(match__gm=user, status=Dispute.Status.OPEN)
-        .select_related("match__home_team", "match__away_team", "raised_by", "event")
+        .select_related("match__home_team", "match__away_team", "raised_by", "event__post", "post")
         .order_by("created_at", "pk")
     )
     return render(request, "matches/gm_queue.html", {"disputes": disputes})
@@ -328,6 +345,13 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     for fixture in fixtures:
         result = season.results.get(fixture.match_id) if fixture.match_id else None
         rounds.setdefault(fixture.round, []).append({"fixture": fixture, "result": result})
+    # Matches the GM scheduled outside the fixtures are the league's too.
+    others = [
+        {"match": match, "result": season.results.get(match.pk)}
+        for match in Match.objects.filter(league=league, fixture__isnull=True)
+        .select_related("home_team", "away_team")
+        .order_by("created_at", "pk")
+    ]
     user = request.user
     joinable = (
         Team.objects.filter(captain=user, league__isnull=True) if user.is_authenticated else []
@@ -336,6 +360,7 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "league": league,
         "teams": league.teams.select_related("captain", "rival"),
         "rounds": sorted(rounds.items()),
+        "others": others,
         "table": season.table,
         "leaders": season.leaders,
         "is_gm": user.is_authenticated and user.pk == league.gm_id,

@@ -46,8 +46,12 @@ def _act(request: HttpRequest, back: str, action: Callable[[], Any]) -> HttpResp
     return redirect(back)
 
 
-def _step_posts(match: Match) -> list[Post]:
-    return [p for p in match.posts.filter(kind=Post.Kind.SYSTEM) if p.summary.get("step")]
+def _step_posts(match: Match, *, after_the_match: bool) -> list[Post]:
+    """The steps of one half of the sequence: the post-match starts with the result (a
+    finished match's pre-match page shows what came before the kick-off, and only that)."""
+    posts = [p for p in match.posts.filter(kind=Post.Kind.SYSTEM) if p.summary.get("step")]
+    start = next((i for i, p in enumerate(posts) if p.summary["step"] == "result"), len(posts))
+    return posts[start:] if after_the_match else posts[:start]
 
 
 def _amount(request: HttpRequest, name: str) -> int:
@@ -72,7 +76,7 @@ def prematch(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "seq": seq,
         "records": records,
-        "posts": _step_posts(match),
+        "posts": _step_posts(match, after_the_match=False),
         "turn": turn,
         "petty_sides": [a.split(":")[1] for a in mine if turn and a.startswith(turn + ":")],
         "can_buy": bool(
@@ -164,7 +168,7 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "seq": seq,
         "records": records,
-        "posts": _step_posts(match),
+        "posts": _step_posts(match, after_the_match=True),
         "mvp_forms": mvp_forms,
         "can_reroll": bool(
             awards_open

@@ -76,7 +76,10 @@ DEMO_TEAMS = [
 def load_demo_teams() -> list[Team]:
     """Create the demo league and its two teams unless they exist (safe to run again)."""
     gm = User.objects.get(username="gm")
-    league, _created = League.objects.get_or_create(name=DEMO_LEAGUE, defaults={"gm": gm})
+    # The demo teams were built on plain LRB5's 1,000,000 (a new league starts at VE 160).
+    league, _created = League.objects.get_or_create(
+        name=DEMO_LEAGUE, defaults={"gm": gm, "starting_treasury": 1_000_000}
+    )
     teams = []
     for name, captain, rival, plan in DEMO_TEAMS:
         team = Team.objects.filter(league=league, name=name).first()

@@ -20,6 +20,11 @@ class Side(models.TextChoices):
     RIVAL = rosters.RIVAL, _("Rival's side")
 
 
+# Seed 000: "Todos empezáis con VE 160", every team of the forum's leagues starts at team value
+# 160 (1,600,000 gp); plain LRB5's 1,000,000 stays a league's choice.
+VE_160 = 1_600_000
+
+
 class League(models.Model):
     class RerollApproval(models.TextChoices):
         APPROVE = "approve", _("Approve")
@@ -39,7 +44,11 @@ class League(models.Model):
         verbose_name=_("game master"),
     )
     starting_treasury = models.PositiveIntegerField(
-        _("starting treasury (gp)"), default=gamedata.team_building().treasury
+        _("starting treasury (gp)"),
+        default=VE_160,
+        help_text=_(
+            "The forum's leagues start at team value 160 (1,600,000); plain LRB5 at 1,000,000."
+        ),
     )
     turn_deadline_hours = models.PositiveSmallIntegerField(_("turn deadline (hours)"), default=48)
     decision_deadline_hours = models.PositiveSmallIntegerField(

@@ -211,12 +211,33 @@ def number_problems(players: Iterable[PlannedPlayer]) -> list[str]:
 def share_by_value(amount: int, captain_value: int, rival_value: int) -> tuple[int, int]:
     """Split gold between the sides in proportion to their players' value, like the gate.
 
-    The rival's share is rounded down to whole thousands; the remainder goes to the captain.
+    Each exact share is rounded down to the unit (SHARE_UNIT) and the gold left goes to the
+    side whose exact share lost the larger fraction (largest remainder); on equal fractions
+    to the lower-valued side, and between sides of equal value to the rival's. So the shares
+    always add up to the amount and each is within one unit of its exact share. With no
+    value on either side the captain's side holds it all.
+
+    >>> share_by_value(70_000, 410_000, 340_000)
+    (38000, 32000)
+    >>> share_by_value(1_000, 500_000, 500_000)
+    (0, 1000)
     """
     total = captain_value + rival_value
     if amount <= 0 or total <= 0:
         return amount, 0
-    rival = amount * rival_value // total // SHARE_UNIT * SHARE_UNIT
+    captain_units, captain_rest = divmod(amount * captain_value, total * SHARE_UNIT)
+    rival_units, rival_rest = divmod(amount * rival_value, total * SHARE_UNIT)
+    captain_floor, rival_floor = captain_units * SHARE_UNIT, rival_units * SHARE_UNIT
+    left = amount - captain_floor - rival_floor
+    if not left:
+        return captain_floor, rival_floor
+    captain_first = captain_rest > rival_rest or (
+        captain_rest == rival_rest and captain_value < rival_value
+    )
+    if captain_first:
+        captain = captain_floor + min(left, SHARE_UNIT)
+        return captain, amount - captain
+    rival = rival_floor + min(left, SHARE_UNIT)
     return amount - rival, rival
 
 

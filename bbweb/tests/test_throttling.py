@@ -2,11 +2,15 @@
 in the cache: past the limit a clear message in the reader's language, 429 and Retry-After."""
 
 import json
+import os
+import secrets
+from collections.abc import Iterator
 
 import pytest
+import redis
 from django.contrib.auth.models import User
 from django.core import mail
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from bbweb import throttle
@@ -92,3 +96,39 @@ def test_one_token_s_requests_are_limited(carol: User, monkeypatch: pytest.Monke
     assert [client.get("/api/matches/1").status_code for _ in range(3)] == [404] * 3
     response = client.get("/api/matches/1")
     assert response.status_code == 429 and response.json()["error"] == "throttled"
+
+
+@pytest.fixture
+def redis_cache() -> Iterator[None]:
+    """The cache production runs, Redis, under a key prefix of this test's own."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        pytest.skip("needs Redis (REDIS_URL)")
+    prefix = f"throttle-test-{secrets.token_hex(4)}"
+    backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    with override_settings(CACHES={"default": {**backend, "KEY_PREFIX": prefix}}):
+        yield
+        client = redis.Redis.from_url(url)
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
+
+
+def test_on_redis_a_token_s_requests_are_counted_in_one_window(
+    carol: User, monkeypatch: pytest.MonkeyPatch, redis_cache: None
+) -> None:
+    monkeypatch.setitem(throttle.LIMITS, "token", (3, 60))
+    client = Client(headers={"authorization": f"Bearer {ApiToken.issue(carol)}"})
+    assert [client.get("/api/matches/1").status_code for _ in range(3)] == [404] * 3
+    response = client.get("/api/matches/1")
+    assert response.status_code == 429 and 0 < int(response["Retry-After"]) <= 61
+
+
+def test_on_redis_wrong_tokens_block_the_address(carol: User, redis_cache: None) -> None:
+    limit = throttle.LIMITS["bad_token_ip"][0]
+    for n in range(limit):
+        bad = Client(headers={"authorization": f"Bearer bbw_wrong{n}"})
+        assert bad.get("/api/matches/1").status_code == 401
+    good = Client(headers={"authorization": f"Bearer {ApiToken.issue(carol)}"})
+    response = good.get("/api/matches/1")
+    assert response.status_code == 429 and int(response["Retry-After"]) > 0
+    assert throttle.blocked("login_ip", "127.0.0.1") is None  # another scope counts apart

@@ -2,7 +2,7 @@
 
 ``deadlines`` claims up to ``deadlines.SWEEP_BATCH`` matches at once (FOR UPDATE SKIP LOCKED) and
 hands them to a ``Batch``, which reads in a few queries what the deadlines need (the open
-decisions, the heads of the posts and events, standing orders, vacations). Each match is then
+decisions, standing orders, vacations). Each match is then
 played by the same code as a single deadline, but while ``current()`` returns its
 ``MatchWrites`` the write helpers of ``core`` keep their rows here instead of writing them,
 and ``flush`` writes the whole batch in a handful of bulk statements. The tasks the matches
@@ -121,7 +121,6 @@ class Batch:
                 league_id__in=leagues, ends_at__gt=now
             ).values_list("user_id", "league_id", "ends_at"):
                 self.vacations.setdefault((league_id, user_id), []).append(ends_at)
-        self.heads = _heads(ids)
 
     def away_until(self, league_id: int, users: list[int], now: datetime) -> datetime | None:
         """The end of the latest vacation, still running at ``now``, of any of ``users``."""
@@ -251,20 +250,3 @@ def _values(match: Match) -> dict[str, Any]:
 def _pk_of(arg: Any) -> Any:
     """A row inserted in bulk is passed to its task by its primary key, known only now."""
     return arg.pk if isinstance(arg, models.Model) else arg
-
-
-def _heads(ids: list[int]) -> dict[int, tuple[int, int, str | None]]:
-    """The last post number, last event number and last event hash of each match."""
-    if not ids:
-        return {}
-    posts, events, matches = (m._meta.db_table for m in (Post, MatchEvent, Match))
-    marks = ", ".join(["%s"] * len(ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT m.id, (SELECT MAX(number) FROM {posts} WHERE match_id = m.id),"
-            f" (SELECT MAX(number) FROM {events} WHERE match_id = m.id),"
-            f" (SELECT hash FROM {events} WHERE match_id = m.id ORDER BY number DESC LIMIT 1)"
-            f" FROM {matches} m WHERE m.id IN ({marks})",
-            ids,
-        )
-        return {pk: (post or 0, event or 0, hash) for pk, post, event, hash in cursor.fetchall()}

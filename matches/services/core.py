@@ -12,7 +12,9 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.models.query import get_related_populators
+from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from matches import folding
@@ -81,17 +83,23 @@ def may_read(match: Match, user: AnyUser) -> bool:
 
 
 def last_event_number(match: Match) -> int:
-    """The number of the match's last event (0 before the first): the heads a write moved on,
-    when there are some."""
-    heads: _Heads | None = getattr(match, "_heads", None)
-    if heads is not None:
-        return heads.event
-    last = match.events.order_by("-number").values_list("number", flat=True).first()
-    return last or 0
+    """The number of the match's last event (0 before the first)."""
+    return match.last_event_number
 
 
 def load_state(match: Match) -> MatchState:
+    """The engine's state of the match: the one a write just stored, if the row holds that
+    one still, else decoded from the row (the engine never changes a state it is given)."""
+    stored: tuple[dict[str, Any], MatchState] | None = getattr(match, "_stored_state", None)
+    if stored is not None and stored[0] is match.state:
+        return stored[1]
     return MatchState.from_json(match.state)
+
+
+def _store_state(match: Match, state: MatchState) -> None:
+    """The new state on the row (saved by ``_touch``), kept decoded for the reply."""
+    match.state = state.to_json(compact=True)
+    match._stored_state = (match.state, state)  # type: ignore[attr-defined]
 
 
 def dice_for(match: Match) -> FairDice:
@@ -130,22 +138,77 @@ def chain_is_intact(match: Match) -> bool:
 # -- internals -------------------------------------------------------------------------------------
 
 
+def _lock_query(skip_locked: bool) -> "models.QuerySet[Match]":
+    # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
+    # league, and locking the teams too would make a team's matches wait for each other.
+    # The heads of the thread and the chain are columns of the row, so this read has them as
+    # the last writer committed them (a subquery of the posts or events here would see the
+    # snapshot taken before waiting for the lock).
+    return Match.objects.select_for_update(skip_locked=skip_locked, of=("self",)).select_related(
+        "home_team", "away_team", "league"
+    )
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A query by primary key compiled once per connection, and how its row becomes the
+    match with its teams and league: Django compiles a query anew each time, and for this
+    one, four tables' columns, that took longer than the database answering it."""
+
+    sql: str
+    compiler: SQLCompiler
+    converters: dict[int, Any]
+    init_list: list[str]
+    columns: slice
+    related: list[Any]
+
+    @classmethod
+    def of(cls, queryset: "models.QuerySet[Match]") -> "_Compiled":
+        compiler = queryset.filter(pk=0).query.get_compiler(queryset.db)
+        sql, _params = compiler.as_sql()
+        info = compiler.klass_info
+        assert info is not None
+        select = compiler.select
+        fields = info["select_fields"]
+        columns = slice(fields[0], fields[-1] + 1)
+        return cls(
+            sql,
+            compiler,
+            compiler.get_converters([column[0] for column in select]),
+            [column[0].target.attname for column in select[columns]],
+            columns,
+            get_related_populators(info, select, queryset.db, queryset._fetch_mode),  # type: ignore[attr-defined]
+        )
+
+    def get(self, pk: int) -> Match | None:
+        with self.compiler.connection.cursor() as cursor:
+            cursor.execute(self.sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if self.converters:
+            [row] = self.compiler.apply_converters([row], self.converters)
+        match = Match.from_db(self.compiler.using, self.init_list, row[self.columns])
+        for populator in self.related:
+            populator.populate(row, match)
+        return match
+
+
+def _locked_row(skip_locked: bool, match_id: int) -> Match | None:
+    db = connections[DEFAULT_DB_ALIAS]
+    # Kept on the connection (one per thread), which the compiled query refers to.
+    compiled: dict[bool, _Compiled] = db.__dict__.setdefault("bbweb_compiled_locks", {})
+    if skip_locked not in compiled:
+        compiled[skip_locked] = _Compiled.of(_lock_query(skip_locked))
+    return compiled[skip_locked].get(match_id)
+
+
 def _locked(match_id: int) -> Match:
     """The match row FOR UPDATE, with what it holds noted so that ``_touch`` writes only what
     changed."""
-    # Only the match row: PostgreSQL cannot lock the nullable side of the outer join to the
-    # league, and locking the teams too would make a team's matches wait for each other.
-    # The heads of the thread and the chain (``_heads``) are read by a statement of their
-    # own: in this one, subqueries would see the snapshot taken before waiting for the lock,
-    # and miss what the transaction that held it wrote.
-    try:
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("home_team", "away_team", "league")
-            .get(pk=match_id)
-        )
-    except Match.DoesNotExist:
-        raise MatchError("no_match", "There is no such match.") from None
+    match = _locked_row(False, match_id)
+    if match is None:
+        raise MatchError("no_match", "There is no such match.")
     match._loaded = buffer._values(match)  # type: ignore[attr-defined]
     return match
 
@@ -159,12 +222,7 @@ def _require_readable(match: Match, user: AnyUser) -> None:
 def _locked_unless_busy(match_id: int) -> Match | None:
     """The match row FOR UPDATE SKIP LOCKED: None when another transaction holds it (a coach
     posting, another sweep); the next sweep tries again."""
-    return (
-        Match.objects.select_for_update(skip_locked=True, of=("self",))
-        .select_related("home_team", "away_team", "league")
-        .filter(pk=match_id)
-        .first()
-    )
+    return _locked_row(True, match_id)
 
 
 def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
@@ -216,14 +274,13 @@ def _touch(match: Match) -> None:
         match.save()
         return
     values = buffer._values(match)
-    match.save(
-        update_fields=[
-            name
-            for name, value in values.items()
-            if value is not loaded[name] and value != loaded[name]
-        ]
-    )
+    changed = [name for name, value in values.items() if not _same(value, loaded[name])]
+    buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
+
+
+def _same(value: Any, loaded: Any) -> bool:
+    return value is loaded or value == loaded
 
 
 def _insert[Row: models.Model](row: Row) -> Row:
@@ -248,11 +305,10 @@ def _new_post(
     summary: dict[str, Any] | None = None,
     idempotency_key: str = "",
 ) -> Post:
-    heads = _heads(match)
     post = _insert(
         Post(
             match=match,
-            number=heads.post + 1,
+            number=match.last_post_number + 1,
             kind=kind,
             author_id=author.pk if author is not None and author.is_authenticated else None,
             actor=actor,
@@ -266,36 +322,8 @@ def _new_post(
             idempotency_key=idempotency_key if author is not None else "",
         )
     )
-    heads.post = post.number
+    match.last_post_number = post.number  # saved with the match by ``_touch``
     return post
-
-
-@dataclass
-class _Heads:
-    """The last post number and the last event (number, hash) of a match, read once per
-    write once the match is locked, and moved on in memory as posts and events are added."""
-
-    post: int
-    event: int
-    hash: str
-
-
-def _heads(match: Match) -> _Heads:
-    heads: _Heads | None = getattr(match, "_heads", None)
-    if heads is None:
-        # Plain SQL: the ORM spent longer building this query than the database running it.
-        posts, events = Post._meta.db_table, MatchEvent._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT (SELECT MAX(number) FROM {posts} WHERE match_id = %s),"
-                f" (SELECT MAX(number) FROM {events} WHERE match_id = %s),"
-                f" (SELECT hash FROM {events} WHERE match_id = %s ORDER BY number DESC LIMIT 1)",
-                [match.pk] * 3,
-            )
-            post, event, hash = cursor.fetchone()
-        heads = _Heads(post or 0, event or 0, hash or GENESIS_HASH)
-        match._heads = heads  # type: ignore[attr-defined]
-    return heads
 
 
 def _append_event(
@@ -309,13 +337,9 @@ def _append_events(
     match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
 ) -> None:
     """A declaration's events at the end of the match's hash chain, in one insert (in a batch
-    of the sweep, in the batch's: as plain rows, the bulk of what it writes)."""
-    writes = buffer.current()
-    if writes is None:
-        MatchEvent.objects.bulk_create(_event_rows(match, state, events, post))
-        return
+    of the sweep, in the batch's), as plain rows: nobody reads them back as models."""
     half, turn = state.half, state.turn.get(state.active, 0)
-    writes.events.extend(
+    rows = [
         {
             "match": match.pk,
             "number": number,
@@ -328,7 +352,41 @@ def _append_events(
             "hash": digest,
         }
         for number, type, data, prev, digest in _chained(match, events)
-    )
+    ]
+    writes = buffer.current()
+    if writes is None:
+        _insert_event_rows(rows)
+    else:
+        writes.events.extend(rows)
+
+
+def _insert_event_rows(rows: list[dict[str, Any]]) -> None:
+    """One INSERT of many rows, the values prepared by the fields themselves: a fraction of
+    what building models and bulk_create cost."""
+    if not rows:
+        return
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = MatchEvent._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    created_at = timezone.now()
+    values = []
+    for row in rows:
+        post = row["post"]
+        known = {
+            **row,
+            "match_id": row["match"],
+            "post_id": post.pk if post is not None else None,
+            "created_at": created_at,
+        }
+        values += [f.get_db_prep_save(known[f.attname], db) for f in fields]
+    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
+    marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {db.ops.quote_name(meta.db_table)} ({columns})"
+            f" VALUES {', '.join([marks] * len(rows))}",
+            values,
+        )
 
 
 def _event_rows(
@@ -354,14 +412,16 @@ def _event_rows(
 def _chained(
     match: Match, events: list[tuple[str, dict[str, Any]]]
 ) -> list[tuple[int, str, dict[str, Any], str, str]]:
-    """(number, type, data, previous hash, hash) of each event, next in the match's chain."""
-    heads = _heads(match)
+    """(number, type, data, previous hash, hash) of each event, next in the match's chain;
+    the match's heads moved on (saved with the match by ``_touch``)."""
     chained = []
+    number, prev = match.last_event_number, match.last_event_hash
     for type, data in events:
-        number = heads.event + 1
-        digest = MatchEvent.chain_hash(heads.hash, number, type, data)
-        chained.append((number, type, data, heads.hash, digest))
-        heads.event, heads.hash = number, digest
+        number += 1
+        digest = MatchEvent.chain_hash(prev, number, type, data)
+        chained.append((number, type, data, prev, digest))
+        prev = digest
+    match.last_event_number, match.last_event_hash = number, prev
     return chained
 
 

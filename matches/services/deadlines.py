@@ -34,8 +34,6 @@ from matches.models import Decision, Match, Post, Sequence
 from matches.services import buffer, core, jobs
 from matches.services.clocks import WARNINGS, _run_turn_clock, _start_turn_clock
 from matches.services.core import (
-    GENESIS_HASH,
-    _Heads,
     _locked,
     _locked_unless_busy,
     _new_post,
@@ -193,9 +191,6 @@ def _expire_together(matches: list[tuple[int, _Due]], now: datetime) -> tuple[in
         .filter(pk__in=[match_id for match_id, _due in matches])
     )
     batch = buffer.Batch(claimed, core.now())
-    for row in claimed:
-        post, event, hash = batch.heads[row.pk]
-        row._heads = _Heads(post, event, hash or GENESIS_HASH)  # type: ignore[attr-defined]
     counts = []
     for match_id, due in matches:
         match = batch.matches.get(match_id)

@@ -31,13 +31,33 @@ def may_schedule_any(user: AnyUser) -> bool:
     return user.is_authenticated and League.objects.filter(gm=user.pk).exists()
 
 
-def schedule_match(user: AnyUser, *, home: Team, away: Team, house_rules: bool = True) -> Match:
-    """A GM puts two teams on the pitch; the GM referees the match."""
+def schedule_match(
+    user: AnyUser,
+    *,
+    home: Team,
+    away: Team,
+    house_rules: bool = True,
+    skip_prematch: bool = False,
+) -> Match:
+    """A GM puts two teams on the pitch; the GM referees the match. A league match runs the
+    whole sequence of seed 003 from its pre-match; only a friendly (teams of no common league)
+    may start straight in play, when the GM asks so."""
     if not may_schedule(user, home, away):
         raise MatchError("not_gm", "Only a game master schedules matches.")
     assert isinstance(user, User)
     league = home.league if home.league_id == away.league_id else None
-    return create_match(home=home, away=away, gm=user, league=league, house_rules=house_rules)
+    if skip_prematch and league is not None:
+        raise MatchError(
+            "league_prematch", "A league match has its pre-match; only a friendly may skip it."
+        )
+    return create_match(
+        home=home,
+        away=away,
+        gm=user,
+        league=league,
+        house_rules=house_rules,
+        prematch=not skip_prematch,
+    )
 
 
 # -- game masters: leagues and fixtures ----------------------------------------------------------
@@ -183,7 +203,7 @@ def generate_round_robin(
 
 
 def start_fixture(fixture_id: int, user: AnyUser) -> Match:
-    """The GM opens the match of a fixture; the league's GM runs it."""
+    """The GM opens the match of a fixture at its pre-match; the league's GM runs it."""
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().filter(pk=fixture_id).first()
         if fixture is None:
@@ -191,7 +211,9 @@ def start_fixture(fixture_id: int, user: AnyUser) -> Match:
         league = _gm_league(fixture.league_id, user)
         if fixture.match_id is not None:
             raise MatchError("started", "The fixture's match exists already.")
-        match = create_match(home=fixture.home, away=fixture.away, gm=league.gm, league=league)
+        match = create_match(
+            home=fixture.home, away=fixture.away, gm=league.gm, league=league, prematch=True
+        )
         fixture.match = match
         fixture.save(update_fields=["match"])
         AuditEntry.objects.create(

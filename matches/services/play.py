@@ -35,6 +35,7 @@ from matches.services.core import (
     _require_in_play,
     _require_readable,
     _require_version,
+    _store_state,
     _touch,
     actors_for,
     load_state,
@@ -266,7 +267,7 @@ def _settle(
         _append_events(match, before, [("declaration", record), *events], post)
         _after_resolution(match, before, resolution.state)
     _run_turn_clock(match, paused=decision is not None)
-    match.state = resolution.state.to_json(compact=True)
+    _store_state(match, resolution.state)
     _touch(match)
     return decision
 

@@ -15,6 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from matches import economy, folding, spp
+from matches import values as team_values
 from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence, TeamMatchRecord
 from matches.services.core import AnyUser, MatchError, _locked, _touch, actors_for
 from matches.services.sequence import (
@@ -263,6 +264,8 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             rival_value=record.rival_value,
             captain_share=record.captain_share,
             rival_share=record.rival_share,
+            rounding=economy.LARGEST_REMAINDER,
+            items=team_values.itemised(team),  # the side values recomputed (matches.figures)
         )
         if record.fan_factor_change:
             Team.objects.filter(pk=team.pk).update(
@@ -451,13 +454,13 @@ def _take_advancement(
 
 
 def _finish_sequence(match: Match, seq: Sequence) -> None:
-    values = {}
+    values, items = {}, {}
     journeymen: dict[str, list[dict[str, Any]]] = {}
     for key, record in _records(match).items():
         team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
         record.value_after = team.value
         record.save(update_fields=["value_after"])
-        values[key] = team.value
+        values[key], items[key] = team.value, team_values.itemised(team)
         journeymen[key] = [
             {
                 "player": p.pk,
@@ -470,7 +473,7 @@ def _finish_sequence(match: Match, seq: Sequence) -> None:
             for p in team.roster()
             if p.status == Player.Status.JOURNEYMAN
         ]
-    _step_post(match, "team_values_after", home=values["home"], away=values["away"])
+    _step_post(match, "team_values_after", home=values["home"], away=values["away"], items=items)
     if journeymen["home"] or journeymen["away"]:
         _step_post(match, "journeymen", home=journeymen["home"], away=journeymen["away"])
     seq.step = Sequence.Step.DONE

@@ -1,9 +1,10 @@
 """prematch: creating a match and the pre-match sequence (seed 003) up to the kick-off.
 
-petty cash (the higher-value team first, each side from its own treasury) -> handicap money
-for the lower team -> inducements (the higher-value team buys first) -> the engine's
-start_match (weather, fans and FAME, coin toss). Each step is a system post whose summary
-carries the figures, so that the page writes it in the reader's language.
+the weather (2D6, the sequence's first roll) -> petty cash (the higher-value team first, each
+side from its own treasury) -> handicap money for the lower team -> inducements (the
+higher-value team buys first) -> the engine's start_match (fans and FAME, coin toss). Each
+step is a system post whose summary carries the figures, so that the page writes it in the
+reader's language. docs/house-rules.md gives the order and why.
 """
 
 import secrets
@@ -15,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from matches import economy
+from matches import values as team_values
 from matches.models import Match, Post, Sequence, TeamMatchRecord
 from matches.rosters import lineup, team_sheet
 from matches.services import core
@@ -97,6 +99,7 @@ def create_match(
     )
     if prematch:
         _begin_pre_match(match, state)
+        match.save(update_fields=Match.HEADS)
         return match
     _open_match(match, state, post)
     return match
@@ -131,19 +134,50 @@ def _prepare_rosters(*teams: Team) -> None:
 
 
 def _begin_pre_match(match: Match, state: MatchState) -> None:
-    values = {}
+    values, items = {}, {}
     for key in ("home", "away"):
         team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
-        values[key] = team.value
+        values[key], items[key] = team.value, team_values.itemised(team)
         TeamMatchRecord.objects.create(match=match, team=team, key=key, value_before=team.value)
     favourite = economy.favourite(values["home"], values["away"])
-    Sequence.objects.create(
+    seq = Sequence.objects.create(
         match=match,
         step=Sequence.Step.PETTY_CASH_FAVOURITE,
         favourite=favourite,
         deadline_at=_step_deadline(match),
     )
-    _step_post(match, "team_values", home=values["home"], away=values["away"], favourite=favourite)
+    _roll_weather(match, seq, state)
+    _step_post(
+        match,
+        "team_values",
+        home=values["home"],
+        away=values["away"],
+        favourite=favourite,
+        items=items,  # the values recomputed from the rules (matches.figures)
+    )
+
+
+def _roll_weather(match: Match, seq: Sequence, state: MatchState) -> None:
+    """Seed 003 rolls the weather first, before the petty cash and the inducements: the
+    engine's pregame_weather, read from the sequence's own stream (the match's stream starts
+    at the kick-off, whose new_match keeps this weather)."""
+    if seq.dice_used:
+        raise MatchError("wrong_step", "The weather is the sequence's first roll.")
+    rolled = resolve(
+        state,
+        SYSTEM_ACTOR,
+        Declaration(None, "pregame_weather"),
+        (),
+        core.sequence_dice(match),
+    )
+    faces = [f for e in rolled.events if e.type == "weather" for f in e.data["faces"]]
+    at = list(range(seq.dice_used, seq.dice_used + len(faces)))
+    seq.dice_used += len(faces)
+    seq.save(update_fields=["dice_used"])
+    weathered = replace(state, weather=rolled.state.weather, weather_rolled=True)
+    match.state = weathered.to_json(compact=True)
+    match.save(update_fields=["state"])
+    _step_post(match, "weather", dice=faces, dice_at=at, result=rolled.state.weather)
 
 
 def pre_match_team(seq: Sequence, petty: bool) -> str:
@@ -393,8 +427,13 @@ def _kick_off(match: Match, seq: Sequence) -> None:
         team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
         sheets[key], found = _induced_sheet(team, key, orders[key], clashes)
         entries.update(found)
-    house_rules = load_state(match).house_rules
-    state = new_match(sheets["home"], sheets["away"], house_rules=house_rules)
+    before = load_state(match)
+    state = new_match(
+        sheets["home"],
+        sheets["away"],
+        house_rules=before.house_rules,
+        weather=before.weather if before.weather_rolled else None,
+    )
     match.lineup = entries
     match.status = Match.Status.IN_PLAY
     match.state = state.to_json(compact=True)

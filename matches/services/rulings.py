@@ -9,6 +9,7 @@ coach stop or move the match's clocks.
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -71,20 +72,23 @@ def _gm_event(
     *,
     note: str = "",
     dispute: Dispute | None = None,
+    told: dict[str, Any] | None = None,
 ) -> MatchEvent:
-    """A GM action in the record: an event, a system post carrying the note, an audit entry."""
+    """A GM action in the record: an event, a system post carrying the note, an audit entry.
+    ``told``: what the post says besides the event's data (post numbers, for the reader)."""
     state = load_state(match)
     data = {**data, "gm": gm.pk, "note": note}
     if dispute is not None:
         data["dispute"] = dispute.pk
     shown = {k: v for k, v in data.items() if k not in ("undone", "answers", "keep", "note")}
+    told = {**(told or {}), **({"raised_by": dispute.raised_by.username} if dispute else {})}
     post = _new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
         author=gm,
         text=note,
-        summary={"message": action, **shown},
+        summary={"message": action, **shown, **told},
     )
     event = _append_event(match, state, action, data, post)
     AuditEntry.objects.create(
@@ -121,6 +125,7 @@ def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
     re-roll, when play goes back) a fresh turn clock."""
     state = fold(match)
     match.state = state.to_json(compact=True)
+    match.thread_version += 1  # posts already shown may read otherwise now (undone events)
     Decision.objects.filter(match=match, answered_at__isnull=True).update(
         answered_at=timezone.now(), answer="withdrawn"
     )
@@ -273,9 +278,67 @@ def _rewind(
     events = list(match.events.order_by("number"))
     with _refusals():
         data = folding.rewind(events, number, _dice_high_water(match, events))
-    event = _gm_event(match, gm, "rewind", data, note=note, dispute=dispute)
+    undone = undone_posts(match, data["undone"])
+    told = {**_post_numbers(events, data), "undone_posts": [p.number for p in undone]}
+    event = _gm_event(match, gm, "rewind", data, note=note, dispute=dispute, told=told)
+    _mark_undone(undone, event)
     _refold(match)
     return event
+
+
+def undone_posts(match: Match, undone_events: list[int]) -> list[Post]:
+    """The posts a ruling taking back these events undoes: the posts holding them, and the
+    declarations and answers posted since the first of them (all play after it is undone)."""
+    holding = list(
+        match.posts.filter(events__number__in=undone_events, undone_by__isnull=True)
+        .distinct()
+        .order_by("number")
+    )
+    if not holding:
+        return []
+    since = match.posts.filter(
+        number__gt=holding[0].number,
+        kind__in=(Post.Kind.DECLARATION, Post.Kind.DECISION),
+        undone_by__isnull=True,
+    )
+    return sorted({*holding, *since}, key=lambda post: post.number)
+
+
+@dataclass(frozen=True)
+class RewindPreview:
+    """What a rewind to before an event would take back, for the GM to read before ruling."""
+
+    posts: list[Post]
+    rolls: list[MatchEvent]  # the undone events with dice, in order
+
+
+def rewind_preview(match: Match, event_number: int) -> RewindPreview | None:
+    """The posts and dice a rewind to before ``event_number`` would undo; None when the record
+    does not allow that rewind. Reads only."""
+    events = list(match.events.order_by("number"))
+    try:
+        data = folding.rewind(events, event_number, 0)
+    except folding.Refused:
+        return None
+    undone = set(data["undone"])
+    rolls = [e for e in events if e.number in undone and e.data.get("faces")]
+    return RewindPreview(undone_posts(match, data["undone"]), rolls)
+
+
+def _post_numbers(events: list[MatchEvent], data: dict[str, Any]) -> dict[str, Any]:
+    """The post numbers of the events a ruling names: a person reads post numbers."""
+    post_ids = {e.number: e.post_id for e in events}
+    wanted: dict[str, int] = {}
+    for key in ("to", "of_event"):
+        post_id = post_ids.get(data.get(key, 0))
+        if post_id is not None:
+            wanted[key] = post_id
+    numbers = dict(Post.objects.filter(pk__in=wanted.values()).values_list("pk", "number"))
+    return {f"{key}_post": numbers[pk] for key, pk in wanted.items() if pk in numbers}
+
+
+def _mark_undone(posts: list[Post], ruling: MatchEvent) -> None:
+    Post.objects.filter(pk__in=[post.pk for post in posts]).update(undone_by=ruling.post)
 
 
 def _grant_reroll(
@@ -288,7 +351,12 @@ def _grant_reroll(
     with _refusals():
         high_water = _dice_high_water(match, events)
         reroll = folding.reroll(events, number, core.dice_for(match), high_water)
-    event = _gm_event(match, gm, "granted_reroll", reroll.data, note=note, dispute=dispute)
+    undone = undone_posts(match, reroll.data["undone"])
+    told = {**_post_numbers(events, reroll.data), "undone_posts": [p.number for p in undone]}
+    event = _gm_event(
+        match, gm, "granted_reroll", reroll.data, note=note, dispute=dispute, told=told
+    )
+    _mark_undone(undone, event)
     for rolled in reroll.resolution.events:
         _append_event(match, reroll.start, rolled.type, rolled.data, event.post)
     _refold(match)

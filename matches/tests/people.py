@@ -58,7 +58,9 @@ def otto(db: None) -> User:
 
 @pytest.fixture
 def league(gm: User) -> League:
-    return League.objects.create(name="Liga del Foro", gm=gm)
+    # The tests' figures are worked out on plain LRB5's 1,000,000 (a new league's default is VE
+    # 160, tested on its own).
+    return League.objects.create(name="Liga del Foro", gm=gm, starting_treasury=1_000_000)
 
 
 def split_team(

@@ -19,6 +19,12 @@ from matches.tests.test_views_gaps import with_ball
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+def _name(match: Match, pid: str) -> str:
+    """A player as the page names it: its number and its name, not the engine's id."""
+    facts = match.lineup[pid]
+    return f"#{facts['number']} {facts['name']}"
+
+
 def test_a_pass_is_thrown_to_an_empty_square_and_typed_text_survives_a_poll(
     live_server: LiveServer,
     browser: Browser,
@@ -30,7 +36,7 @@ def test_a_pass_is_thrown_to_an_empty_square_and_typed_text_survives_a_poll(
     script_dice(monkeypatch, [6] * 20)  # Karl (h1) holds the ball on F5
     alice = _coach(browser, live_server, cast["alice"], match)
     alice.get_by_test_id("token-h1").click()
-    expect(alice.get_by_test_id("selected")).to_have_text("h1")
+    expect(alice.get_by_test_id("selected")).to_have_text(_name(match, "h1"))
     alice.get_by_test_id("action-pass").click()
     _square(alice, "E5")  # one step: the move before the pass
     _square(alice, "J6")  # out of a step's reach: the throw
@@ -79,7 +85,7 @@ def test_a_selected_player_shows_its_squares_by_risk_and_its_block_dice(
     mid_turn(match)  # bob's h7 on K8 in the tackle zone of a10 on L8
     bob = _coach(browser, live_server, cast["bob"], match)
     bob.get_by_test_id("token-h7").click()
-    expect(bob.get_by_test_id("selected")).to_have_text("h7")
+    expect(bob.get_by_test_id("selected")).to_have_text(_name(match, "h7"))
     # leaving a10's zone is a dodge (4/6 into J8): shaded as even; beyond MA, Going For It
     expect(bob.locator('#overlay .mark-reach[data-mark="J8"]')).to_have_class(re.compile("even"))
     expect(bob.locator('#overlay .mark-reach[data-mark="K8"]')).to_have_count(0)  # its own

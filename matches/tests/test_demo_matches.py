@@ -34,3 +34,18 @@ def test_the_demo_s_finished_match_went_through_the_post_match_sequence_and_veri
     result = verify(export_match(finished))
     assert result.problems == []
     assert result.ok and result.rolls > 0
+
+
+def test_the_demo_leaves_a_fixture_waiting_in_its_pre_match_with_the_weather_rolled() -> None:
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", stdout=StringIO())
+    waiting = Match.objects.get(status=Match.Status.PRE_MATCH)
+    assert waiting.fixture.round == 1 and waiting.league == waiting.fixture.league
+    assert (waiting.home_team.name, waiting.away_team.name) == (
+        "Orcland Raiders",
+        "Reikland Reavers",
+    )
+    assert waiting.sequence.step == "petty_cash_favourite"
+    steps = [p.summary["step"] for p in waiting.posts.filter(kind="system") if "step" in p.summary]
+    assert steps == ["weather", "team_values"]
+    assert load_state(waiting).weather_rolled

@@ -77,13 +77,19 @@ def test_the_page_links_to_the_sequence_page_of_the_matchs_phase(
     assert f'href="/matches/{match.pk}/{step}/"' in page
 
 
-@pytest.mark.parametrize("status", ["in_play", "finished"])
-def test_no_sequence_link_while_playing_or_once_finished(
-    match: Match, clients: dict[str, Client], status: str
-) -> None:
-    Match.objects.filter(pk=match.pk).update(status=status)
+def test_no_sequence_link_while_playing(match: Match, clients: dict[str, Client]) -> None:
     page = clients["gm"].get(f"/matches/{match.pk}/").content.decode()
     assert "prematch-link" not in page and "postmatch-link" not in page
+    assert "close-match" not in page
+
+
+def test_a_finished_match_links_both_halves_of_its_sequence_and_no_close_button(
+    match: Match, clients: dict[str, Client]
+) -> None:
+    Match.objects.filter(pk=match.pk).update(status="finished")
+    page = clients["gm"].get(f"/matches/{match.pk}/").content.decode()
+    assert f'href="/matches/{match.pk}/prematch/" data-testid="prematch-link"' in page
+    assert f'href="/matches/{match.pk}/postmatch/" data-testid="postmatch-link"' in page
     assert "close-match" not in page
 
 

@@ -83,3 +83,40 @@ def test_a_game_master_schedules_a_friendly_between_teams_in_no_league(
     response = clients["gm"].post("/matches/new/", {"home": home.pk, "away": away.pk})
     assert response.status_code == 302
     assert Match.objects.get().league is None
+
+
+def test_a_league_match_the_gm_schedules_opens_at_its_pre_match(
+    teams: tuple[Team, Team], clients: dict[str, Client]
+) -> None:
+    home, away = teams
+    response = clients["gm"].post("/matches/new/", {"home": home.pk, "away": away.pk})
+    match = Match.objects.get()
+    assert response["Location"] == f"/matches/{match.pk}/"
+    assert match.status == Match.Status.PRE_MATCH and match.league == home.league
+    assert match.sequence.step == "petty_cash_favourite"
+    page = clients["alice"].get(f"/matches/{match.pk}/").content.decode()
+    assert f"/matches/{match.pk}/prematch/" in page
+
+
+def test_a_league_match_cannot_skip_its_pre_match(
+    teams: tuple[Team, Team], clients: dict[str, Client]
+) -> None:
+    home, away = teams
+    data = {"home": home.pk, "away": away.pk, "skip_prematch": "on"}
+    response = clients["gm"].post("/matches/new/", data)
+    assert response.status_code == 200
+    assert "only a friendly may skip it" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("skip", "status"), [(False, "pre_match"), (True, "in_play")])
+def test_a_friendly_skips_the_pre_match_only_when_the_gm_ticks_the_box(
+    teams: tuple[Team, Team], clients: dict[str, Client], skip: bool, status: str
+) -> None:
+    Team.objects.update(league=None)
+    home, away = teams
+    form = clients["gm"].get("/matches/new/").content.decode()
+    assert 'name="skip_prematch"' in form and 'name="skip_prematch" checked' not in form
+    data = {"home": home.pk, "away": away.pk, **({"skip_prematch": "on"} if skip else {})}
+    clients["gm"].post("/matches/new/", data)
+    assert Match.objects.get().status == status

@@ -160,6 +160,7 @@ def preview(
                 "target": t.av + 1,
                 "modifiers": mods,
                 "chance": round(ways / 36, 4),
+                "sent_off": round(_sent_off_chance(p, t.av, total), 4),
             }
         )
     overall = 1.0
@@ -167,6 +168,21 @@ def preview(
         overall *= float(e["chance"])
     out.append({"roll": "overall", "chance": round(overall, 4)})
     return out
+
+
+def _sent_off_chance(fouler: Player, av: int, total: int) -> float:
+    """The chance the referee sees the foul: a double on the armour dice (with Sneaky Git,
+    only when the armour breaks), or on the injury dice after the armour broke."""
+    sneaky = fouler.has("Sneaky Git")
+    seen = 0.0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            broken = a + b + total > av
+            if a == b and (broken or not sneaky):
+                seen += 1 / 36
+            elif broken:
+                seen += 1 / 36 * 1 / 6
+    return seen
 
 
 def _in_range(frm: int, to: int) -> bool:

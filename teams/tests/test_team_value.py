@@ -73,7 +73,7 @@ def test_stat_losses_and_increases_change_the_stats_shown(team: Team) -> None:
     assert karl.stat("ST") == 1
 
 
-def test_the_gate_share_gives_the_remainder_to_the_captain() -> None:
+def test_the_gate_share_gives_the_remainder_by_the_largest_fraction() -> None:
     assert rosters.share_by_value(100_000, 2, 1) == (67_000, 33_000)
     assert rosters.share_by_value(100_000, 1, 0) == (100_000, 0)
     assert rosters.share_by_value(0, 5, 5) == (0, 0)

@@ -118,7 +118,7 @@ class Command(BaseCommand):
         fields = {
             f.name: getattr(template, f.name)
             for f in Match._meta.concrete_fields
-            if f.name not in ("id", "created_at", "turn_deadline_at", "state")
+            if f.name not in ("id", "created_at", "turn_deadline_at", "state", *Match.HEADS)
         }
         turns, decisions = pending // 2, pending - pending // 2
         late_turns, late_decisions = expired // 2, expired - expired // 2

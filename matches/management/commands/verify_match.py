@@ -40,8 +40,15 @@ class Command(BaseCommand):
                 f"The hash chain of the {result.events} events is intact, but the seed is not "
                 "revealed yet (it is when the match ends): no roll could be verified."
             )
+        values = (
+            " The post-match figures, the team values included, are recomputed from the events."
+            if result.values_itemised
+            else " The post-match figures are recomputed from the events; the team values are "
+            "checked for their arithmetic only (a record made before the rosters were "
+            "itemised beside them)."
+        )
         held = f" It gives back the receipt {options['head']}." if options["head"] else ""
         self.stdout.write(
             f"OK: {result.rolls} rolls and {result.sequence_rolls} sequence rolls recomputed "
-            f"from the seed, and {result.events} events in an intact hash chain.{held}"
+            f"from the seed, and {result.events} events in an intact hash chain.{values}{held}"
         )

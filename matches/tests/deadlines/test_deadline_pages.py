@@ -97,7 +97,7 @@ def test_the_partial_says_when_the_turn_clock_is_stopped(
     services.declare(in_play.pk, alice, {"player": "h1", "action": "move", "path": ["J8"]})
     partial = Client().get(f"/matches/{in_play.pk}/deadlines/").content.decode()
     assert "clock is stopped" in partial
-    assert "A decision awaits home:captain" in partial
+    assert f"A decision awaits {in_play.home_team.name} (captain)" in partial  # not home:captain
 
 
 def test_a_coach_chooses_its_notices_and_their_language(alice: User) -> None:

@@ -2,14 +2,16 @@
 Blitz contest's result; each once, as each coach chose, in each coach's language."""
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.db.models import F
 
-from matches import services
-from matches.models import Match, Notice
+from matches import notifications, services
+from matches.models import Decision, Match, Notice
 from matches.tests.deadlines.conftest import Clock
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +147,45 @@ def test_a_decision_warning_is_keyed_by_its_match(
         assert services.sweep().warnings == 1
     keys = set(Notice.objects.filter(kind="warning").values_list("key", flat=True))
     assert keys and all(key.startswith(f"warning:{in_play.pk}:") for key in keys)
+
+
+def _age(decision: Decision, **delta: float) -> None:
+    """The decision as if asked ``delta`` ago."""
+    Decision.objects.filter(pk=decision.pk).update(created_at=F("created_at") - timedelta(**delta))
+
+
+def test_a_decision_answered_on_the_page_within_minutes_gets_no_mail(
+    in_play: Match, alice: User, dice: list[int]
+) -> None:
+    dice += [1] + [3] * 10  # a failed dodge, then whatever its answer rolls
+    services.declare(in_play.pk, alice, {"player": "h1", "action": "move", "path": ["J8"]})
+    decision = in_play.decisions.get(answered_at__isnull=True)
+    wait = notifications.decision_awaits(decision.pk)
+    assert wait is not None and wait <= notifications.DECISION_QUIET
+    assert mail.outbox == []  # too early: the task comes back later
+    services.answer(in_play.pk, alice, decision.options[-1])
+    _age(decision, minutes=5)
+    assert notifications.decision_awaits(decision.pk) is None
+    assert mail.outbox == []  # answered in the meantime: no mail at all
+
+
+def test_a_decision_left_unanswered_is_mailed_once_it_has_waited(
+    in_play: Match, alice: User, dice: list[int]
+) -> None:
+    dice += [1]
+    services.declare(in_play.pk, alice, {"player": "h1", "action": "move", "path": ["J8"]})
+    decision = in_play.decisions.get(answered_at__isnull=True)
+    _age(decision, minutes=4)
+    assert notifications.decision_awaits(decision.pk) is None
+    [message] = mail.outbox
+    assert message.to == ["alice@example.org"]
+    assert ".." not in message.body
+
+
+def test_a_deadline_warning_reads_as_one_sentence_without_a_double_period(
+    in_play: Match, alice: User
+) -> None:
+    notifications.send("warning", in_play.pk, ["home:captain"], "warning:test", {})
+    [message] = mail.outbox
+    assert "If nobody acts before" in message.body
+    assert ".." not in message.body

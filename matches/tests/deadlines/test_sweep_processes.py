@@ -45,7 +45,7 @@ def expired_copies(match: Match, n: int) -> list[int]:
     fields = {
         f.name: getattr(match, f.name)
         for f in Match._meta.concrete_fields
-        if f.name not in ("id", "created_at")
+        if f.name not in ("id", "created_at", *Match.HEADS)  # the copies have no posts
     }
     fields["turn_deadline_at"] = timezone.now() - timedelta(seconds=1)
     Match.objects.bulk_create([Match(**fields) for _ in range(n)])
@@ -59,7 +59,7 @@ def expired_decision_copies(template: Match, n: int) -> list[int]:
     fields = {
         f.name: getattr(template, f.name)
         for f in Match._meta.concrete_fields
-        if f.name not in ("id", "created_at")
+        if f.name not in ("id", "created_at", *Match.HEADS)  # the copies have no posts
     }
     copies = Match.objects.bulk_create([Match(**fields) for _ in range(n)])
     question = template.decisions.get()

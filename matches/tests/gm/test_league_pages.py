@@ -121,6 +121,7 @@ def test_the_gm_schedules_a_fixture_by_hand_and_opens_its_match(
     fixture.refresh_from_db()
     assert fixture.match is not None and fixture.match.gm == gm
     assert fixture.match.league == league
+    assert fixture.match.status == Match.Status.PRE_MATCH  # seed 003's sequence comes first
 
 
 def test_the_league_page_shows_results_standings_and_the_audit_to_coaches(
@@ -192,3 +193,27 @@ def test_the_settings_form_says_whether_live_matches_count_in_the_standings(
     client.post(url, {**SETTINGS, "name": league.name})  # the box unticked
     league.refresh_from_db()
     assert not league.live_matches_count
+
+
+def test_a_league_match_outside_the_fixtures_shows_on_the_league_page(
+    league: League, match: Match, alice: User
+) -> None:
+    page = _client(alice).get(reverse("gm:league", args=[league.pk])).content.decode()
+    assert "Nothing scheduled yet." not in page
+    others = page.split('data-testid="other-matches"')[1].split("</ul>")[0]
+    assert reverse("matches:detail", args=[match.pk]) in others
+    assert "Reikland Reavers" in others and "(In play)" in others
+
+
+def test_a_league_with_no_match_says_nothing_is_scheduled(league: League, alice: User) -> None:
+    page = _client(alice).get(reverse("gm:league", args=[league.pk])).content.decode()
+    assert "Nothing scheduled yet." in page
+
+
+def test_a_new_league_starts_at_ve_160_unless_the_gm_says_otherwise(gm: User) -> None:
+    form = _client(gm).get(reverse("gm:league_create")).content.decode()
+    assert 'name="starting_treasury" value="1600000"' in form
+    league = services.create_league(gm, {"name": "Liga VE 160"})
+    assert league.starting_treasury == 1_600_000
+    _client(gm).post(reverse("gm:league_create"), {**SETTINGS, "starting_treasury": "1000000"})
+    assert League.objects.get(name="Liga Nueva").starting_treasury == 1_000_000

@@ -36,8 +36,8 @@ def test_spiralling_expenses_follow_the_bands_of_the_tables() -> None:
     assert economy.winnings(d6=1, fame=0, result=LOSS, team_value=2_500_000) == 0
 
 
-def test_the_gate_is_split_by_side_value_with_the_remainder_to_the_captain() -> None:
-    assert economy.split_winnings(70_000, 420_000, 350_000) == (39_000, 31_000)
+def test_the_gate_is_split_by_side_value_with_the_remainder_by_the_largest_fraction() -> None:
+    assert economy.split_winnings(70_000, 420_000, 350_000) == (38_000, 32_000)
     assert economy.split_winnings(50_000, 0, 0) == (50_000, 0)
 
 

@@ -92,7 +92,7 @@ def test_the_post_match_steps_read_in_english_and_spanish(
         "Winnings of Reikland Reavers (a win): (2 + FAME 0 + 1) x 10,000 = 30,000 gp, less 0 gp "
         "of spiralling expenses: 30,000 gp." in english
     )
-    assert "17,000 gp to the captain&#x27;s side, 13,000 gp to the rival&#x27;s side" in english
+    assert "16,000 gp to the captain&#x27;s side, 14,000 gp to the rival&#x27;s side" in english
     spanish = _client(lang="es").get(url).content.decode()
     assert "Resultado final 1-0: gana Reikland Reavers." in spanish
     assert (
@@ -102,7 +102,7 @@ def test_the_post_match_steps_read_in_english_and_spanish(
         "Recaudación de Reikland Reavers (victoria): (2 + FAMA 0 + 1) x 10.000 = 30\xa0000 mo"
         in (spanish)
     )
-    assert "17\xa0000 mo para el bando del capitán, 13\xa0000 mo para el bando del rival" in spanish
+    assert "16\xa0000 mo para el bando del capitán, 14\xa0000 mo para el bando del rival" in spanish
     assert "PE de Reikland Reavers: Otto Brandt 5 PE (MJE); Johann Weiss 4 PE (PJE)." in spanish
 
 

@@ -18,6 +18,11 @@ from teams.models import Player, Team
 pytestmark = pytest.mark.django_db
 
 
+# The sequence's first two rolls are the weather's, read when the fixture made the match (with
+# the fair dice): a test's script of the sequence's faces starts with two that nobody reads.
+WEATHER_READ = [0, 0]
+
+
 def test_a_whole_demo_match_leaves_rosters_treasuries_and_values_as_the_rules_give_them(
     prematch: Match,
     cast: dict[str, User],
@@ -53,10 +58,11 @@ def test_a_whole_demo_match_leaves_rosters_treasuries_and_values_as_the_rules_gi
     state = services.load_state(match)
     assert state.teams["home"].base_rerolls == 2 + 1  # the extra training
 
-    # The sequence's own dice: the Raiders' winnings die 4 and fan factor 2D6 1+2; the
+    # The sequence's own dice: the weather's two (read when the match was created, before this
+    # script: the match's weather stands); the Raiders' winnings die 4 and fan factor 2D6 1+2; the
     # Reavers' winnings die 2 and fan factor 3D6 3+2+2; the Reavers' re-roll 5; Grimgor's
     # improvement roll 5+5, Johann's 6+6.
-    sequence_faces.extend([4, 1, 2, 2, 3, 2, 2, 5, 5, 5, 6, 6])
+    sequence_faces.extend([*WEATHER_READ, 4, 1, 2, 2, 3, 2, 2, 5, 5, 5, 6, 6])
     match = play_to_the_end(match.pk)
     assert match.status == Match.Status.POST_MATCH
     assert (services.load_state(match).result or {}).get("winner") == "home"
@@ -84,16 +90,16 @@ def test_a_whole_demo_match_leaves_rosters_treasuries_and_values_as_the_rules_gi
     raiders = Team.objects.prefetch_related("players").get(pk=raiders.pk)
 
     # Reavers: (5 + FAME 1 + 1 for the win) x 10,000 = 70,000, no spiralling expenses at
-    # 1,000,000. Sides worth 420,000 and 350,000: the rival's share 70,000 x 350/770 =
-    # 31,818 rounded down to 31,000, the captain's 39,000. The captain's side paid 100,000 of
-    # petty cash, all spent on the extra training.
+    # 1,000,000. Sides worth 420,000 and 350,000: exact shares 38,182 and 31,818, the rival's
+    # larger fraction takes the thousand left: 38,000 and 32,000. The captain's side paid
+    # 100,000 of petty cash, all spent on the extra training.
     assert (reavers.captain_treasury, reavers.rival_treasury) == (
-        120_000 - 100_000 + 39_000,
-        60_000 + 31_000,
+        120_000 - 100_000 + 38_000,
+        60_000 + 32_000,
     )
-    # Raiders: (4 + 0) x 10,000 = 40,000 at 410,000 to 340,000: the rival's share 18,133
-    # rounded down to 18,000, the captain's 22,000. The babes cost 50,000 of the handicap
-    # money; the other 50,000 is lost.
+    # Raiders: (4 + 0) x 10,000 = 40,000 at 410,000 to 340,000: exact 21,867 and 18,133, the
+    # captain's larger fraction takes the thousand: 22,000 and 18,000. The babes cost 50,000
+    # of the handicap money; the other 50,000 is lost.
     assert (raiders.captain_treasury, raiders.rival_treasury) == (22_000, 18_000)
     # Fan factor: the Reavers won and rolled 7 > 5 (+1); the Raiders lost with 3 (not < 2).
     assert (reavers.fan_factor, raiders.fan_factor) == (6, 2)
@@ -114,7 +120,7 @@ def test_a_whole_demo_match_leaves_rosters_treasuries_and_values_as_the_rules_gi
         TeamMatchRecord.objects.get(match=match, key="home"),
         TeamMatchRecord.objects.get(match=match, key="away"),
     )
-    assert (home.winnings, home.captain_share, home.rival_share) == (70_000, 39_000, 31_000)
+    assert (home.winnings, home.captain_share, home.rival_share) == (70_000, 38_000, 32_000)
     assert (away.winnings, away.captain_share, away.rival_share) == (40_000, 22_000, 18_000)
     assert (home.value_after, away.value_after) == (1_040_000, 1_030_000)
     assert (home.fans, away.fans, home.fame, away.fame) == (11_000, 8_000, 1, 0)
@@ -136,7 +142,7 @@ def test_the_mvp_choice_is_refused_to_anyone_but_the_opposing_captain(
         services.transfer_petty_cash(prematch.pk, cast[user], side=side, amount=0)
     services.buy_inducements(prematch.pk, cast["alice"], {})
     services.buy_inducements(prematch.pk, cast["carol"], {})
-    sequence_faces.extend([4, 1, 2, 2, 3, 2, 2])
+    sequence_faces.extend([*WEATHER_READ, 4, 1, 2, 2, 3, 2, 2])
     match = play_to_the_end(prematch.pk)
     refusals: dict[str, tuple[User | AnonymousUser, str]] = {
         "anonymous": (AnonymousUser(), "not_in_match"),

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.utils import timezone
 
-from matches import services
+from matches import services, values
 from matches.models import Match, Post, Sequence, TeamMatchRecord
 from matches.services import MatchError
 from teams.models import Team
@@ -26,11 +26,16 @@ def test_a_new_league_match_opens_with_the_team_values(prematch: Match) -> None:
     assert prematch.status == Match.Status.PRE_MATCH
     assert prematch.sequence.step == Sequence.Step.PETTY_CASH_FAVOURITE
     post = Post.objects.get(match=prematch, summary__step="team_values")
+    items = post.summary.pop("items")  # each team's roster, which the values are recomputed by
     assert post.summary == {
         "step": "team_values",
         "home": 1_000_000,
         "away": 1_000_000,
         "favourite": "home",
+    }
+    assert {key: values.value(items[key]) for key in ("home", "away")} == {
+        "home": 1_000_000,
+        "away": 1_000_000,
     }
 
 

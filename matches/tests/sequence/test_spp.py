@@ -342,7 +342,8 @@ def test_the_season_leaders_equal_the_sum_of_the_players_records(seed: int) -> N
         pid: {what: records[f"{pid}:{what}"] for what in spp.AWARDS}
         for pid in {key.partition(":")[0] for key in records}
     }
-    assert {pid: vars(line) for pid, line in lines.items() if line.spp} == {
+    feats = {pid: {what: getattr(line, what) for what in spp.AWARDS} for pid, line in lines.items()}
+    assert {pid: feats[pid] for pid, line in lines.items() if line.spp} == {
         pid: counts for pid, counts in by_player.items() if spp_records[pid]
     }
     assert {pid: line.spp for pid, line in lines.items() if line.spp} == {

@@ -1,5 +1,6 @@
 """The post-match figures are recomputed from the events and the rules: an export whose
-winnings, fan factor, SPP or MVPs were forged (and its hash chain computed again) fails."""
+winnings, fan factor, SPP, MVPs or team values were forged (and its hash chain computed again)
+fails with a message that names the figure."""
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -7,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from matches import economy, receipts
 from matches.exports import verify
 from matches.tests.verify.conftest import Doc, forged, played_once, rechained, verify_command
 from matches.tests.verify.test_sequence_rolls import _play_a_match_with_its_sequences
@@ -63,6 +65,42 @@ def another_result(doc: Doc) -> None:
     data["winner"] = "away" if data["winner"] == "home" else "home"
 
 
+def a_higher_team_value_after(doc: Doc) -> None:
+    step(doc, "team_values_after")["home"] += 50_000
+
+
+def a_higher_team_value_before(doc: Doc) -> None:
+    step(doc, "team_values")["away"] += 50_000
+
+
+def a_skill_nobody_earned_with_its_value(doc: Doc) -> None:
+    """The forger itemises the skill too, so the value's arithmetic holds."""
+    data = step(doc, "team_values_after")
+    player = next(
+        p
+        for p in data["items"]["away"]["players"]
+        if p["position"].endswith("lineman") and not p["gained"]
+    )
+    player["gained"].append("Block")
+    data["away"] += 20_000
+
+
+def a_larger_share_for_the_captain(doc: Doc) -> None:
+    """The captain's side value raised and the shares split again by it, as the rules would."""
+    data = step(doc, "winnings", "home")
+    data["captain_value"] += 200_000
+    total = data["captain_value"] + data["rival_value"]
+    data["captain_share"] = data["winnings"] * data["captain_value"] // total
+    data["rival_share"] = data["winnings"] - data["captain_share"]
+
+
+def a_player_healed(doc: Doc) -> None:
+    """A player the record shows injured, shown available after the match."""
+    data = step(doc, "team_values_after")
+    player = data["items"]["home"]["players"][0]
+    player["missing"] = not player["missing"]
+
+
 FORGERIES: dict[str, Callable[[Doc], None]] = {
     "winnings": more_winnings,
     "fan factor": a_better_fan_factor,
@@ -71,11 +109,31 @@ FORGERIES: dict[str, Callable[[Doc], None]] = {
     "MVP": an_mvp_of_the_other_team,
     "an award": an_award_left_out,
     "result": another_result,
+    "team value after": a_higher_team_value_after,
+    "team value before": a_higher_team_value_before,
+    "a skill and its value": a_skill_nobody_earned_with_its_value,
+    "side values": a_larger_share_for_the_captain,
+    "an injury": a_player_healed,
 }
 
 
-def test_the_genuine_figures_verify(finished: Doc) -> None:
+def test_the_genuine_figures_verify_the_team_values_included(finished: Doc, tmp_file: Path) -> None:
     assert verify(finished).ok, verify(finished).problems
+    out, err, error = verify_command(finished, tmp_file)
+    assert error is None, err
+    assert "the team values included, are recomputed from the events" in out
+
+
+def test_a_record_made_before_the_rosters_were_itemised_still_verifies_and_says_so(
+    finished: Doc, tmp_file: Path
+) -> None:
+    doc = forged(finished)
+    for event in doc["events"]:
+        event["data"].pop("items", None)
+    doc["receipt"] = receipts.of_export(rechained(doc))
+    out, err, error = verify_command(doc, tmp_file)
+    assert error is None, err
+    assert "the team values are checked for their arithmetic only" in out
 
 
 @pytest.mark.parametrize("forge", FORGERIES.values(), ids=FORGERIES.keys())
@@ -84,6 +142,35 @@ def test_a_forged_post_match_figure_fails_even_with_the_chain_computed_again(
 ) -> None:
     doc = forged(finished)
     forge(doc)
-    _out, err, error = verify_command(rechained(doc), tmp_file)
+    doc["receipt"] = receipts.of_export(rechained(doc))
+    _out, err, error = verify_command(doc, tmp_file)
     assert error is not None, "the forgery verified"
     assert "the record does not verify" in str(error) and err
+    assert "receipt" not in err, "the forger computed the file's receipt again: not the catch"
+
+
+def test_a_match_paid_before_the_largest_remainder_verifies_by_the_rounding_it_was_paid_with(
+    finished: Doc,
+) -> None:
+    """Its winnings events name no rounding: the rival's share rounded down, the rest to the
+    captain. The same shares under today's rule's name are a forgery."""
+    for team in ("home", "away"):
+        data = step(finished, "winnings", team)
+        assert data["rounding"] == economy.LARGEST_REMAINDER
+    doc = forged(finished)
+    paid_before = []
+    for team in ("home", "away"):
+        data = step(doc, "winnings", team)
+        del data["rounding"]
+        total = data["captain_value"] + data["rival_value"]
+        rival = data["winnings"] * data["rival_value"] // total // 1_000 * 1_000
+        data["captain_share"], data["rival_share"] = data["winnings"] - rival, rival
+        paid_before.append(
+            economy.split_winnings(data["winnings"], data["captain_value"], data["rival_value"])
+            != (data["captain_share"], data["rival_share"])
+        )
+    assert verify(rechained(doc)).ok, verify(rechained(doc)).problems
+    if any(paid_before):  # the two rules differ for this match: today's name does not fit
+        for team in ("home", "away"):
+            step(doc, "winnings", team)["rounding"] = economy.LARGEST_REMAINDER
+        assert not verify(rechained(doc)).ok

@@ -68,6 +68,7 @@ def test_an_alternative_history_fails_against_a_receipt_taken_after_the_forged_p
     doc = forged(finished["doc"])
     post = next(p for p in doc["posts"] if p["number"] == 2)
     post["text"], post["summary"] = "I never declared that.", {}
+    doc["receipt"] = receipts.of_export(doc)
     assert verify(doc).ok  # without a receipt, nothing tells the story apart
     _out, err, error = verify_command(doc, tmp_file, "--head", held)
     assert error is not None and "does not give back the receipt" in err
