@@ -329,3 +329,22 @@ def label(table: dict[Any, Promise], key: Any) -> str:
     if found is not None:
         return str(found)
     return str(key).replace("_", " ")
+
+
+# What a GM did to a league, for its audit log (the rulings are named as events).
+AUDIT: dict[str, Promise] = {
+    "fixture_added": _("Fixture added"),
+    "fixture_started": _("Fixture started"),
+    "league_created": _("League created"),
+    "league_updated": _("League settings changed"),
+    "round_robin": _("Round robin scheduled"),
+}
+
+
+def event_name(code: Any) -> str:
+    """An event type's name: the record's own table first, then what was rolled, declared or
+    asked under that code."""
+    for table in (EVENTS, AUDIT, PURPOSES, ACTIONS, DECISIONS, RESULTS, KICKOFF, WEATHER):
+        if code in table:
+            return str(table[code])
+    return label({}, code)
