@@ -197,7 +197,7 @@ def _record(match: Match) -> list[dict[str, Any]]:
         by_post.setdefault(event.post_id, []).append(
             {
                 "event": event,
-                "text": f"#{event.number} {event.type} · {describe(event, names, None)}",
+                "text": f"#{event.number} · {describe(event, names, None)}",
                 "undone": event.number in undone,
             }
         )
