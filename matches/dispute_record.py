@@ -5,8 +5,7 @@ every event, the undone ones marked."""
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches import folding
-from matches.labels import label
+from matches import folding, labels
 from matches.models import Dispute, Match, MatchEvent, Post
 from matches.sentences import Names
 from matches.thread import describe as thread_describe
@@ -18,8 +17,8 @@ NEIGHBOUR_EVENTS = 5  # events shown before and after the disputed one
 def event_text(event: MatchEvent, names: Names) -> str:
     """An event as the record lists it: its number, its type and the thread's line."""
     line = thread_describe(names, event.type, event.data)
-    text = line.plain() if line is not None else label({}, event.type)
-    return f"#{event.number} {event.type} · {text}"
+    text = line.plain() if line is not None else labels.event_name(event.type)
+    return f"#{event.number} · {text}"
 
 
 @dataclass

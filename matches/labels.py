@@ -26,6 +26,11 @@ ACTIONS: dict[str, Promise] = {
     "deadline_passed": _("The deadline passed"),
     "default_setup": _("The set-up deadline passed: the server set up by default"),
     "default_kick": _("The kick-off deadline passed: the server kicked to the centre"),
+    "created": _("The match is created"),
+    "dispute_raised": _("Dispute raised"),
+    "blitz_contest": _("Blitz contest"),
+    "vacation": _("A coach is away on holiday"),
+    "closed": _("The match is closed; its dice seed is revealed"),
 }
 
 DECISIONS: dict[str, Promise] = {
@@ -108,6 +113,9 @@ PURPOSES: dict[str, Promise] = {
 RESULTS: dict[str, Promise] = {
     "success": _("success"),
     "failure": _("failure"),
+    "used": pgettext_lazy("reroll", "used"),
+    "denied": pgettext_lazy("reroll", "denied"),
+    "hit": pgettext_lazy("bomb", "hit"),
     "broken": _("broken"),
     "holds": _("holds"),
     "stunned": _("stunned"),
@@ -218,9 +226,125 @@ ERRORS: dict[str, Promise] = {
 }
 
 
+# The record's event types, for the lines that name an event rather than tell it (the GM's
+# dispute page, and the thread's events no sentence describes).
+EVENTS: dict[str, Promise] = {
+    "action": _("Action"),
+    "always_hungry": _("Always hungry"),
+    "ball_and_chain": _("Ball and chain"),
+    "bite": _("Bite"),
+    "blitz_granted": _("Blitz granted"),
+    "blitz_turn": _("Blitz turn"),
+    "block_result": _("Block result"),
+    "block_wasted": _("Block wasted"),
+    "bomb": _("Bomb"),
+    "bomb_hit": _("Caught in the bomb's blast"),
+    "chainsaw_attack": _("Chainsaw attack"),
+    "decay": _("Decay"),
+    "diving_catch": _("Diving catch"),
+    "diving_tackle": _("Diving tackle"),
+    "draw_agreed": _("Draw agreed"),
+    "draw_declined": _("Draw declined"),
+    "drive_start": _("Start of the drive"),
+    "end_side": _("End of a side's part of the turn"),
+    "eaten": _("Eaten"),
+    "explosion": _("Explosion"),
+    "extra_reroll": _("Extra team reroll"),
+    "feeds_on_spectator": _("Feeds on a spectator"),
+    "final_whistle": _("Final whistle"),
+    "half_end": _("End of the half"),
+    "half_start": _("Start of the half"),
+    "hypnotised": _("Hypnotised"),
+    "igor": _("Igor"),
+    "kickback": _("The chainsaw kicks back"),
+    "knocked_down": _("Knocked down"),
+    "landed_on": _("Landed on"),
+    "master_chef": _("Halfling Master Chef"),
+    "no_setup": _("Nobody to set up"),
+    "not_seen": _("Not seen"),
+    "nurgles_rot": _("Nurgle's Rot"),
+    "piling_on": _("Piling on"),
+    "quick_snap_step": _("Quick Snap step"),
+    "raise_dead": _("Raise the dead"),
+    "rock": _("Hit by a thrown rock"),
+    "rock_fans": _("Throw a Rock: the fans' roll"),
+    "safe_throw": _("Safe throw"),
+    "secret_weapon": _("Secret weapon"),
+    "sent_off": _("Sent off"),
+    "setup_complete": _("Set-up complete"),
+    "stab": _("Stab"),
+    "stand_firm": _("Stand firm"),
+    "strip_ball": _("Strip ball"),
+    "take_root": _("Take root"),
+    "throw": _("Throw"),
+    "throw_team_mate": _("Throw team-mate"),
+    "touchdown": _("Touchdown"),
+    "turn_start": _("Start of the turn"),
+    "turnover": _("Turnover"),
+    "decision": _("Decision"),
+    "declaration": _("Declaration"),
+    "match_created": _("The match is created"),
+    "dispute_raised": _("Dispute raised"),
+    "dismissed": _("Dispute dismissed"),
+    "upheld": _("Dispute upheld"),
+    "rewind": _("Play taken back"),
+    "granted_reroll": _("Roll made again"),
+    "correction": _("Correction"),
+    "award": _("Match awarded"),
+    "match_ended": _("Match ended by the GM"),
+    "deadline_extended": _("Deadline extended"),
+    "deadline_set": _("Deadline set"),
+    "paused": _("Match paused"),
+    "resumed": _("Match resumed"),
+    "locked": _("Match locked"),
+    "unlocked": _("Match unlocked"),
+    "coach_replaced": _("Coach replaced"),
+    "match_closed": _("Match closed"),
+    "sequence_team_values": _("Team values"),
+    "sequence_petty_cash": _("Petty cash"),
+    "sequence_inducements": _("Inducements"),
+    "sequence_handicap": _("Handicap money"),
+    "sequence_weather": _("Weather"),
+    "sequence_fans": _("Fans"),
+    "sequence_star_clash": _("Star clash"),
+    "sequence_kick_off": _("Kick-off"),
+    "sequence_result": _("Result"),
+    "sequence_winnings": _("Winnings"),
+    "sequence_winnings_dice": _("Winnings die"),
+    "sequence_winnings_reroll": _("Winnings die rolled again"),
+    "sequence_fan_factor": _("Fan factor"),
+    "sequence_mvp": _("MVP"),
+    "sequence_spp": _("SPP"),
+    "sequence_injuries": _("Injuries"),
+    "sequence_improvement_rolls": _("Improvement rolls"),
+    "sequence_advancement": _("Advancement"),
+    "sequence_team_values_after": _("Team values after the match"),
+    "sequence_journeymen": _("Journeymen"),
+}
+
+
 def label(table: dict[Any, Promise], key: Any) -> str:
     """The translated name, or the code made readable when the table lacks it."""
     found = table.get(key)
     if found is not None:
         return str(found)
     return str(key).replace("_", " ")
+
+
+# What a GM did to a league, for its audit log (the rulings are named as events).
+AUDIT: dict[str, Promise] = {
+    "fixture_added": _("Fixture added"),
+    "fixture_started": _("Fixture started"),
+    "league_created": _("League created"),
+    "league_updated": _("League settings changed"),
+    "round_robin": _("Round robin scheduled"),
+}
+
+
+def event_name(code: Any) -> str:
+    """An event type's name: the record's own table first, then what was rolled, declared or
+    asked under that code."""
+    for table in (EVENTS, AUDIT, PURPOSES, ACTIONS, DECISIONS, RESULTS, KICKOFF, WEATHER):
+        if code in table:
+            return str(table[code])
+    return label({}, code)

@@ -162,7 +162,7 @@ def event_text(names: Names, event: MatchEvent) -> str:
         question = labels.label(labels.DECISIONS, data.get("kind"))
         return f"{question} {choice_label(data.get('kind', ''), data.get('choice'), names)}"
     line = describe(names, event.type, data)
-    return _plain(line) if line is not None else labels.label({}, event.type)
+    return _plain(line) if line is not None else labels.event_name(event.type)
 
 
 def _plain(line: Line) -> str:

@@ -413,7 +413,7 @@ def describe(names: Names, type_: str, data: dict[str, Any]) -> Line | None:
         "interception": lambda: _("%(p)s intercepts!") % {"p": who},
     }.get(type_)
     if text is None:
-        return Line(label({}, type_) + (f" ({who})" if data.get("player") else ""), "muted")
+        return Line(labels.event_name(type_) + (f" ({who})" if data.get("player") else ""), "muted")
     return Line(text(), LOUD.get(type_, ""))
 
 

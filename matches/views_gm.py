@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bbweb.models import email_verified
 from bbweb.roles import is_game_master
-from matches import dispute_record, folding, services
+from matches import dispute_record, folding, labels, services
 from matches.forms_gm import (
     PLAYER_STATES,
     ControlForm,
@@ -29,7 +29,6 @@ from matches.forms_gm import (
     RoundRobinForm,
     RulingForm,
 )
-from matches.labels import label
 from matches.live import standings as live_standings
 from matches.models import AuditEntry, Dispute, Fixture, Match, MatchEvent
 from matches.sentences import Names, post_range
@@ -90,7 +89,7 @@ def describe(event: MatchEvent, names: Names, post_number: int | None) -> str:
     """One line for an event in the thread's notation, led by the number of the post that
     holds it (the number a person reads): "post #40 · Dodge · #6 Hans Richter [3] 4+ → failure"."""
     line = thread_describe(names, event.type, event.data)
-    text = line.plain() if line is not None else label({}, event.type)
+    text = line.plain() if line is not None else labels.event_name(event.type)
     if post_number is None:
         return text
     return _("post #%(number)s") % {"number": post_number} + " · " + text
@@ -347,7 +346,12 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "leaders": season.leaders,
         "is_gm": user.is_authenticated and user.pk == league.gm_id,
         "audit": (
-            AuditEntry.objects.filter(league=league).select_related("gm", "match")[:100]
+            [
+                {"entry": entry, "action": labels.event_name(entry.action)}
+                for entry in AuditEntry.objects.filter(league=league).select_related("gm", "match")[
+                    :100
+                ]
+            ]
             if _sees_audit(user, league)
             else None
         ),
