@@ -2,6 +2,7 @@ from typing import Any
 
 from django import template
 
+from matches import labels
 from matches.models import Match
 from matches.steps import step_text
 
@@ -12,3 +13,9 @@ register = template.Library()
 def step(match: Match, summary: dict[str, Any]) -> str:
     """A step's post written out in the reader's language."""
     return step_text(match, summary)
+
+
+@register.filter
+def injury_label(code: str) -> str:
+    """A player record's casualty code (``badly_hurt``, ``dead``...) in the reader's language."""
+    return labels.label(labels.RESULTS, code) if code else ""
