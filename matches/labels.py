@@ -10,6 +10,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from teams import advancement
+
 ACTIONS: dict[str, Promise] = {
     "move": pgettext_lazy("action", "Move"),
     "block": pgettext_lazy("action", "Block"),
@@ -121,14 +123,7 @@ RESULTS: dict[str, Promise] = {
     "stunned": _("stunned"),
     "ko": _("KO"),
     "casualty": _("casualty"),
-    "badly_hurt": _("badly hurt"),
-    "miss_next_game": _("misses the next game"),
-    "niggling_injury": _("niggling injury"),
-    "minus_ma": _("-1 MA"),
-    "minus_av": _("-1 AV"),
-    "minus_ag": _("-1 AG"),
-    "minus_st": _("-1 ST"),
-    "dead": _("dead"),
+    **advancement.CASUALTY_NAMES,
     "fine": _("fine"),
     "collapses": _("collapses"),
     "home": _("home"),

@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from rules import gamedata
 
 # tables.json improvement_roll.stat_cap: no more than 2 above the start, never above 10.
@@ -113,6 +116,24 @@ _CASUALTY_EFFECTS: dict[str, InjuryChange] = {
     "minus_st": InjuryChange(miss_next_game=True, stat="ST"),
     "dead": InjuryChange(dead=True),
 }
+
+
+# The casualties' names a reader sees (the match's thread and post-match pages use them too).
+CASUALTY_NAMES: dict[str, Promise] = {
+    "badly_hurt": _("badly hurt"),
+    "miss_next_game": _("misses the next game"),
+    "niggling_injury": _("niggling injury"),
+    "minus_ma": _("-1 MA"),
+    "minus_av": _("-1 AV"),
+    "minus_ag": _("-1 AG"),
+    "minus_st": _("-1 ST"),
+    "dead": _("dead"),
+}
+
+
+def casualty_name(casualty: str) -> str:
+    """A casualty code (``badly_hurt``...) in the reader's language; "" for none."""
+    return str(CASUALTY_NAMES.get(casualty, casualty.replace("_", " "))) if casualty else ""
 
 
 def injury_change(casualty: str) -> InjuryChange:

@@ -5,7 +5,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from bbweb import glossary
 from rules import gamedata
-from teams import rosters
+from teams import advancement, rosters
 from teams.models import Invitation, MoveProposal
 
 register = template.Library()
@@ -14,6 +14,11 @@ register = template.Library()
 @register.filter
 def gp(amount: int) -> str:
     return rosters.gp(int(amount))
+
+
+@register.filter
+def casualty_label(code: str) -> str:
+    return advancement.casualty_name(code)
 
 
 @register.filter

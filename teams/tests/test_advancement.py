@@ -1,5 +1,9 @@
 """Improvement rolls and serious injuries (teams/advancement.py and their use after a match)."""
 
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
 from rules import gamedata
 from teams import advancement
 from teams.advancement import ImprovementRoll
@@ -59,3 +63,21 @@ def test_serious_injuries_change_the_record() -> None:
     lineman = gamedata.position("human.lineman")
     assert advancement.stat_loss_allowed(lineman, "AV", [], 1)
     assert not advancement.stat_loss_allowed(lineman, "AV", [], 2)
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "shown"),
+    [
+        ("en", "badly_hurt", "badly hurt"),
+        ("es", "badly_hurt", "malherido"),
+        ("es", "miss_next_game", "se pierde el próximo partido"),
+        ("es", "", ""),
+    ],
+)
+def test_a_player_s_match_history_names_the_casualty_in_the_reader_s_language(
+    language: str, code: str, shown: str
+) -> None:
+    """The history on the advancement page printed the engine's code (``badly_hurt``)."""
+    template = Template("{% load teams_tags %}{{ code|casualty_label }}")
+    with translation.override(language):
+        assert template.render(Context({"code": code})) == shown
