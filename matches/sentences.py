@@ -397,7 +397,11 @@ _STEPS: dict[str, Callable[[Names, Facts, str], str]] = {
     ),
     "weather": lambda names, s, team: (
         _("Weather: %(dice)s, %(weather)s.")
-        % {"dice": _dice(s.get("faces")), "weather": label(labels.WEATHER, s.get("result"))}
+        % {
+            # the pre-match's weather roll keeps its dice as "dice", the kick-off's as "faces"
+            "dice": _dice(s.get("dice") or s.get("faces")),
+            "weather": label(labels.WEATHER, s.get("result")),
+        }
     ),
     "fans": lambda names, s, team: (
         _("Fans. %(list)s.")

@@ -33,3 +33,16 @@ def test_every_system_post_of_the_finished_demo_match_is_a_sentence(language: st
         assert "Resultado:" in sentences
     else:
         assert "Result:" in sentences
+
+
+def test_a_league_match_s_weather_post_shows_the_dice_the_pre_match_rolled() -> None:
+    """The pre-match rolls the weather first and keeps its dice as "dice" (the kick-off's
+    weather as "faces"): the sentence read only "faces" and said "Weather: , Nice."."""
+    call_command("load_demo", stdout=StringIO())
+    waiting = Match.objects.filter(status=Match.Status.PRE_MATCH).first()
+    assert waiting is not None, "the demo leaves a fixture in its pre-match"
+    weather = waiting.posts.get(summary__step="weather")
+    faces = weather.summary["dice"]
+    assert len(faces) == 2
+    text = headline(Names(waiting), weather)
+    assert text.startswith(f"Weather: {faces[0]}+{faces[1]}, "), text
