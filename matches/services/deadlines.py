@@ -483,7 +483,11 @@ def _saved_formation(match: Match, actor: str) -> dict[str, str]:
     """The coach's formation: the side's last kick-off set-up posted in this match."""
     posted = (
         Post.objects.filter(
-            match=match, kind=Post.Kind.DECLARATION, actor=actor, declaration__action="setup"
+            match=match,
+            kind=Post.Kind.DECLARATION,
+            actor=actor,
+            declaration__action="setup",
+            undone_by__isnull=True,  # a set-up a GM's rewind took back is not the coach's
         )
         .order_by("-number")
         .values_list("declaration", flat=True)
