@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from matches.models import Dispute, Fixture, Match
-from matches.services import Awaiting, actors_for, awaiting
+from matches.services import Awaiting, actors_for, awaiting, coached_by
 from teams.models import League
 
 LIVE = (Match.Status.IN_PLAY,)
@@ -46,15 +46,6 @@ class Matches:
         return [item for item in self.awaiting if item.what == "decision"]
 
 
-def _coached(user: Any) -> Q:
-    return (
-        Q(home_team__captain=user)
-        | Q(home_team__rival=user)
-        | Q(away_team__captain=user)
-        | Q(away_team__rival=user)
-    )
-
-
 def _matches() -> QuerySet[Match]:
     return Match.objects.select_related(
         "home_team__captain",
@@ -79,7 +70,10 @@ def role_of(match: Match, user: Any) -> str:
 
 
 def _mine(matches: QuerySet[Match], user: Any) -> list[MyMatch]:
-    return [MyMatch(match, role_of(match, user)) for match in matches]
+    """The matches with the reader's part in each; one the GM took the reader's seat in (and
+    gave nobody else of the reader's) has no part left and is not listed."""
+    mine = (MyMatch(match, role_of(match, user)) for match in matches)
+    return [item for item in mine if item.role]
 
 
 def next_fixtures(user: Any) -> list[Fixture]:
@@ -96,7 +90,7 @@ def next_fixtures(user: Any) -> list[Fixture]:
 
 def matches_of(user: Any) -> Matches:
     """Everything the reader's dashboard and "My matches" list, in a handful of queries."""
-    coached = _matches().filter(_coached(user))
+    coached = _matches().filter(coached_by(user))
     refereed = _matches().filter(gm=user).exclude(status=Match.Status.FINISHED)
     return Matches(
         awaiting=awaiting(user),

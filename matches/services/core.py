@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.models import Q
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
@@ -65,6 +66,22 @@ def actors_for(match: Match, user: AnyUser) -> list[str]:
             elif team.controls(user, side):
                 actors.append(f"{key}:{side}")
     return actors
+
+
+def coached_by(user: AnyUser) -> Q:
+    """The matches where the user may coach a side: a side of either team, or a seat the GM
+    gave the user as a substitute (``actors_for`` then says which seats are really the
+    user's: a coach the GM replaced still matches by his team and holds none)."""
+    seats = Q()
+    for actor in ("home:captain", "home:rival", "away:captain", "away:rival"):
+        seats |= Q(**{f"substitutes__{actor}": user.pk})
+    return (
+        Q(home_team__captain_id=user.pk)
+        | Q(home_team__rival_id=user.pk)
+        | Q(away_team__captain_id=user.pk)
+        | Q(away_team__rival_id=user.pk)
+        | seats
+    )
 
 
 def _pk(user: AnyUser) -> int:

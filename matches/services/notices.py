@@ -6,12 +6,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Q
 
 from matches.mentions import mentioned
 from matches.models import CoachPreferences, Decision, Match, Post
 from matches.services import core, jobs
-from matches.services.core import AnyUser, actors_for
+from matches.services.core import AnyUser, actors_for, coached_by
 
 
 def _notify_mentions(match: Match, post: Post) -> None:
@@ -46,12 +45,7 @@ def awaiting(user: AnyUser) -> list[Awaiting]:
     matches = (
         Match.objects.select_related("home_team", "away_team", "league")
         .filter(status=Match.Status.IN_PLAY)
-        .filter(
-            Q(home_team__captain_id=user.pk)
-            | Q(home_team__rival_id=user.pk)
-            | Q(away_team__captain_id=user.pk)
-            | Q(away_team__rival_id=user.pk)
-        )
+        .filter(coached_by(user))
     )
     open_decisions = {
         d.match_id: d for d in Decision.objects.filter(answered_at__isnull=True, match__in=matches)

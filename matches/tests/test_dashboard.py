@@ -148,3 +148,17 @@ def test_the_favicon_is_linked_and_answered(clients: dict[str, Client]) -> None:
     assert 'rel="icon"' in _page(clients["anonymous"], "/")
     response = clients["anonymous"].get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def test_a_substitute_the_gm_seats_finds_the_match_and_the_coach_replaced_no_longer_does(
+    match: Match, clients: dict[str, Client], cast: dict[str, User]
+) -> None:
+    _live(match)
+    services.replace_coach(match.pk, cast["gm"], "home:captain", "erin", note="Away for a week.")
+    erin = _page(clients["erin"], "/")
+    assert 'data-testid="your-turns"' in erin and f"/matches/{match.pk}/" in erin
+    assert "Reikland Reavers (captain)" in erin
+    alice = _page(clients["alice"], "/matches/mine/")
+    assert f"/matches/{match.pk}/" not in alice  # her seat is erin's now, and she holds no other
+    bob = _page(clients["bob"], "/matches/mine/")
+    assert "Reikland Reavers (rival)" in bob  # the rival keeps his own seat
