@@ -236,6 +236,8 @@ def _spp(events: Sequence[Doc], steps: dict[str, list[Doc]], lineup: Doc) -> lis
             awards[pid] = award
     rows = {row["id"]: row for e in steps.get("spp", []) for _k, side in _teams(e) for row in side}
     due = {pid for pid, counts in found.items() if any(counts.values())} | set(awards)
+    if not _awards_settled(steps):  # nobody was given any SPP
+        due = set()
     for pid in sorted(due | set(rows)):
         counts: Counter[str] = found.get(pid, Counter())
         award = awards.get(pid, "")
@@ -248,6 +250,24 @@ def _spp(events: Sequence[Doc], steps: dict[str, list[Doc]], lineup: Doc) -> lis
         else:
             problems += _differ(f"{pid}'s SPP", row, expected)
     return problems
+
+
+# The steps recorded once the awards are settled: the winnings, the fan factor, the SPP and the
+# injuries come together (``services.postmatch._settle_awards``), the rest after them.
+_SETTLED_STEPS = (
+    "winnings",
+    "fan_factor",
+    "spp",
+    "injuries",
+    "improvement_rolls",
+    "team_values_after",
+)
+
+
+def _awards_settled(steps: dict[str, list[Doc]]) -> bool:
+    """Whether the sequence settled its awards, once both captains had chosen theirs. A match
+    the GM closes before then (``services.end_match``) gave nobody any SPP and lists none."""
+    return any(step in steps for step in _SETTLED_STEPS)
 
 
 def _outcome(final: MatchState | None) -> tuple[Any, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from matches import economy, receipts
+from matches import economy, figures, receipts
 from matches.exports import verify
 from matches.tests.verify.conftest import Doc, forged, played_once, rechained, verify_command
 from matches.tests.verify.test_sequence_rolls import _play_a_match_with_its_sequences
@@ -182,3 +182,42 @@ def _rechained_with_its_receipt(doc: Doc) -> Doc:
     rechained(doc)
     doc["receipt"] = receipts.of_export(doc)
     return doc
+
+
+def _a_match_closed_at_its_awards(*settled: Doc) -> list[Doc]:
+    """h11's block takes a1 off as a casualty (2 SPP); the GM ends the match, the home captain
+    gives the away team's awards, and the GM closes the match before the away captain chose:
+    the awards are never settled, unless ``settled`` holds the steps that settle them."""
+    kinds: list[tuple[str, Doc]] = [
+        ("block_result", {"face": 6, "player": "h11", "target": "a1"}),
+        ("knocked_down", {"player": "a1"}),
+        ("injury", {"crowd": False, "player": "a1", "result": "casualty", "faces": [5, 6]}),
+        ("match_ended", {"gm": 1, "note": "Time is up."}),
+        ("sequence_result", {"step": "result", "winner": None, "score": {"home": 0, "away": 0}}),
+        ("sequence_mvp", {"team": "away", "mje": {"id": "a2"}, "pje": {"id": "a3"}}),
+        *((str(e["type"]), e["data"]) for e in settled),
+        ("match_closed", {"gm": 1, "note": "Closed."}),
+    ]
+    return [
+        {"number": number, "type": kind, "data": data}
+        for number, (kind, data) in enumerate(kinds, start=1)
+    ]
+
+
+LINEUP = {pid: {"name": pid, "kind": "player"} for pid in ("h11", "a1", "a2", "a3")}
+
+
+def test_a_match_closed_before_its_awards_were_settled_owes_no_spp() -> None:
+    """The post-match gives SPP only when it settles the awards (with the winnings): a match
+    the GM closes before then lists none, and the SPP its players earned are not missing."""
+    assert figures.check(_a_match_closed_at_its_awards(), LINEUP, None) == []
+
+
+def test_once_the_awards_are_settled_the_spp_earned_must_be_listed() -> None:
+    listed_none = {"type": "sequence_spp", "data": {"home": [], "away": []}}
+    problems = figures.check(_a_match_closed_at_its_awards(listed_none), LINEUP, None)
+    assert problems == [
+        "the SPP of a2 are not listed (5 earned)",
+        "the SPP of a3 are not listed (4 earned)",
+        "the SPP of h11 are not listed (2 earned)",
+    ]
