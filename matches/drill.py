@@ -104,11 +104,7 @@ def _deadline_posts() -> Counter[int]:
 def expired_decisions(template: Match, n: int) -> list[int]:
     """``n`` matches like ``template`` (the coin toss awaits its answer) whose decision
     deadline has passed."""
-    fields = {
-        f.name: getattr(template, f.name)
-        for f in Match._meta.concrete_fields
-        if f.name not in ("id", "created_at")
-    }
+    fields = template.fields_for_copies()
     copies = Match.objects.bulk_create([Match(**fields) for _ in range(n)])
     question = template.decisions.get(answered_at__isnull=True)
     Decision.objects.bulk_create(

@@ -85,6 +85,16 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.home_team} v {self.away_team}"
 
+    def fields_for_copies(self, *leaving_out: str) -> dict[str, Any]:
+        """The fields a copy of this match takes (benchmarks and fault drills make many): not
+        its id, creation time or thread heads, since a copy starts with no posts of its own."""
+        skipped = {"id", "created_at", *self.HEADS, *leaving_out}
+        return {
+            f.name: getattr(self, f.name)
+            for f in self._meta.concrete_fields
+            if f.name not in skipped
+        }
+
     @property
     def revealed_seed(self) -> str | None:
         """The dice seed is published only once the match is over."""

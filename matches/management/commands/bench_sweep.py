@@ -115,11 +115,7 @@ class Command(BaseCommand):
         Match.objects.exclude(pk=template.pk).delete()
         now = timezone.now()
         past, future = now - timedelta(minutes=1), now + timedelta(hours=12)
-        fields = {
-            f.name: getattr(template, f.name)
-            for f in Match._meta.concrete_fields
-            if f.name not in ("id", "created_at", "turn_deadline_at", "state", *Match.HEADS)
-        }
+        fields = template.fields_for_copies("turn_deadline_at", "state")
         turns, decisions = pending // 2, pending - pending // 2
         late_turns, late_decisions = expired // 2, expired - expired // 2
         in_play = _in_play_state()

@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bbweb.models import OutboxMessage
-from matches import services
+from matches import drill, services
 from matches.models import Decision, Match, Notice, Post
 from matches.services import deadlines, play
 from matches.tests.deadlines.conftest import STANDARD, put
@@ -42,11 +42,7 @@ on_postgres = pytest.mark.skipif(
 def expired_copies(match: Match, n: int) -> list[int]:
     """``n`` matches like ``match`` (a team turn under way) whose turn deadline has passed."""
     put(match, STANDARD)
-    fields = {
-        f.name: getattr(match, f.name)
-        for f in Match._meta.concrete_fields
-        if f.name not in ("id", "created_at", *Match.HEADS)  # the copies have no posts
-    }
+    fields = match.fields_for_copies()
     fields["turn_deadline_at"] = timezone.now() - timedelta(seconds=1)
     Match.objects.bulk_create([Match(**fields) for _ in range(n)])
     Match.objects.filter(pk=match.pk).update(turn_deadline_at=fields["turn_deadline_at"])
@@ -54,27 +50,7 @@ def expired_copies(match: Match, n: int) -> list[int]:
 
 
 def expired_decision_copies(template: Match, n: int) -> list[int]:
-    """``n`` matches like ``template`` (a new match: the coin toss awaits its answer) whose
-    decision deadline has passed."""
-    fields = {
-        f.name: getattr(template, f.name)
-        for f in Match._meta.concrete_fields
-        if f.name not in ("id", "created_at", *Match.HEADS)  # the copies have no posts
-    }
-    copies = Match.objects.bulk_create([Match(**fields) for _ in range(n)])
-    question = template.decisions.get()
-    Decision.objects.bulk_create(
-        Decision(
-            match=copy,
-            kind=question.kind,
-            to=question.to,
-            options=question.options,
-            default=question.default,
-            deadline_at=timezone.now() - timedelta(seconds=1),
-        )
-        for copy in copies
-    )
-    return [copy.pk for copy in copies]
+    return drill.expired_decisions(template, n)
 
 
 def deadline_posts_per_match() -> dict[int, int]:
