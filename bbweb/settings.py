@@ -278,7 +278,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "relay-outbox": {
         "task": "bbweb.tasks.relay_outbox",
-        "schedule": envint("BBWEB_OUTBOX_SECONDS", 5),
+        "schedule": envint("BBWEB_OUTBOX_SECONDS", 2),
     },
 }
 

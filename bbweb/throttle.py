@@ -27,7 +27,7 @@ LIMITS: dict[str, tuple[int, int]] = {
     "reset_ip": (5, 60 * 60),
     "reset_email": (3, 60 * 60),  # reset mails to one address
     "bad_token_ip": (20, 10 * 60),  # wrong API tokens from one address
-    "token": (300, 60),  # requests with one API token
+    "token": (300, 60),  # requests with one API token (counted before it is checked)
     "mentions": (10, 60 * 60),  # mention mails one author sends
 }
 
@@ -41,13 +41,13 @@ def _wait(started: float, window: int) -> int:
     return max(1, int(started + window - time.time()) + 1)
 
 
-def _open_without_the_cache(count: Callable[[str, str], int | None]) -> Callable[..., int | None]:
+def _open_without_the_cache(count: Callable[..., int | None]) -> Callable[..., int | None]:
     """An unreachable cache lets the attempt go: a limit is worth less than a site that
     answers (the sessions and the posts do not need the cache)."""
 
-    def guarded(scope: str, key: str) -> int | None:
+    def guarded(scope: str, *keys: str) -> int | None:
         try:
-            return count(scope, key)
+            return count(scope, *keys)
         except (RedisError, OSError):
             log.warning("throttle %s: the cache is unreachable; the attempt goes", scope)
             return None
@@ -117,6 +117,30 @@ def hit(scope: str, key: str) -> int | None:
     if count > limit:
         return _wait(cache.get(name + ":start", time.time()), window)
     return None
+
+
+@_open_without_the_cache
+def hit_unless_blocked(blocked_scope: str, blocked_key: str, scope: str, key: str) -> int | None:
+    """``blocked(blocked_scope, blocked_key)``, then ``hit(scope, key)`` if it is not: the
+    seconds to wait if either refuses, else None. On Redis both go in one round trip (and the
+    hit is counted even when the other refuses)."""
+    redis = _redis(_key(blocked_scope, blocked_key))
+    if redis is None:
+        return blocked(blocked_scope, blocked_key) or hit(scope, key)
+    client, blocked_name = redis
+    limit, window = LIMITS[scope]
+    blocked_limit = LIMITS[blocked_scope][0]
+    hit_name = caches[DEFAULT_CACHE_ALIAS].make_and_validate_key(_key(scope, key))
+    pipe = client.pipeline(transaction=True)
+    pipe.get(blocked_name)
+    pipe.ttl(blocked_name)
+    pipe.set(hit_name, 0, ex=window, nx=True)
+    pipe.incr(hit_name)
+    pipe.ttl(hit_name)
+    refused, refused_left, _new, count, left = pipe.execute()
+    if int(refused or 0) >= blocked_limit:
+        return max(1, int(refused_left) + 1)
+    return None if int(count) <= limit else max(1, int(left) + 1)
 
 
 def client_ip(request: HttpRequest) -> str:

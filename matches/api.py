@@ -75,17 +75,17 @@ def _user(request: HttpRequest) -> AnyUser:
     header = request.headers.get("Authorization", "")
     if header:
         address = throttle.client_ip(request)
-        wait = throttle.blocked("bad_token_ip", address)
+        scheme, _sep, token = header.partition(" ")
+        token = token.strip()
+        # One round trip: the address's wrong tokens and this token's requests (a token is
+        # its user's only one, so counting by token counts by user).
+        wait = throttle.hit_unless_blocked("bad_token_ip", address, "token", token)
         if wait is not None:
             raise Throttled(wait)
-        scheme, _sep, token = header.partition(" ")
-        user = ApiToken.user_for(token.strip()) if scheme.lower() == "bearer" else None
+        user = ApiToken.user_for(token) if scheme.lower() == "bearer" else None
         if user is None:
             throttle.hit("bad_token_ip", address)
             raise services.MatchError("bad_token", "The API token is not valid.")
-        wait = throttle.hit("token", str(user.pk))
-        if wait is not None:
-            raise Throttled(wait)
         return user
     if request.method == "POST":
         if not request.user.is_authenticated:

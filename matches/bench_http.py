@@ -6,7 +6,7 @@ row written, or the session's user and one row read.
 Each concurrency level runs rounds; a round runs every kind of request in turn (floor write,
 declaration, decision, floor read, poll, match page), all clients at once, so the floor and the
 real endpoints see the same machine. The server's CPU is read from /proc for gunicorn's
-processes before and after each phase, and divided by that phase's requests."""
+processes (in nanoseconds) before and after each phase, and divided by that phase's requests."""
 
 import http.client
 import os
@@ -171,19 +171,27 @@ class Tally:
 
 def _cpu(pid: int) -> float:
     """CPU seconds of a process and its descendants still alive (gunicorn's master and
-    workers, which live as long as the server)."""
+    workers, which live as long as the server), from the scheduler's nanosecond count of each
+    thread (``schedstat``): the clock ticks of ``stat`` are 10 ms, coarser than a request."""
     total = 0.0
     pending = [pid]
     while pending:
         current = pending.pop()
         try:
-            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / TICK
             for task in Path(f"/proc/{current}/task").iterdir():
+                total += _task_cpu(task)
                 pending += [int(c) for c in (task / "children").read_text().split()]
         except FileNotFoundError:
             continue
     return total
+
+
+def _task_cpu(task: Path) -> float:
+    try:
+        return int((task / "schedstat").read_text().split()[0]) / 1e9
+    except FileNotFoundError:  # a kernel without schedstat: user and system ticks
+        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def _phase(server: int, players: list[Player], kind: str, per_client: int, tally: Tally) -> None:

@@ -20,6 +20,10 @@ NOTIFY_TURN = "matches.tasks.notify_turn"
 NOTIFY_MENTIONS = "matches.tasks.notify_mentions"
 ADJUDICATE_BLITZ = "matches.tasks.adjudicate_blitz"
 ENQUEUE_ALL = "matches.tasks.enqueue_all"
+# Published as soon as the change commits: the coaches wait at the screen for the contest's
+# roll. Every other task (notices, the sweep's fan-out) goes with the outbox's relay within
+# seconds, so that a request never talks to the broker for it.
+AT_ONCE = frozenset({ADJUDICATE_BLITZ})
 
 
 def notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **context: Any) -> None:
@@ -28,11 +32,16 @@ def notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **con
 
 def enqueue_on_commit(task: str, *args: Any) -> None:
     """Queue the task named ``task`` through the outbox (bbweb/outbox.py): written in this
-    transaction, sent once it commits, never waited for nor lost when the broker is down. A row
+    transaction, sent once it commits (see ``AT_ONCE``), never waited for nor lost when the broker
+    is down. A row
     among ``args`` stands for its primary key (a row of the sweep's batch has none before its
     bulk insert: the batch queues its tasks once they are written)."""
     writes = buffer.current()
     if writes is not None:
         writes.later(task, args)
     else:
-        outbox.enqueue(task, [arg.pk if isinstance(arg, models.Model) else arg for arg in args])
+        outbox.enqueue(
+            task,
+            [arg.pk if isinstance(arg, models.Model) else arg for arg in args],
+            at_once=task in AT_ONCE,
+        )

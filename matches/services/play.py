@@ -100,6 +100,7 @@ def declare(
             declaration=decl.to_json(),
             text=text,
             idempotency_key=idempotency_key,
+            with_events=True,
         )
         decision = _settle(match, state, actor, decl, (), resolution, post)
         _notify_mentions(match, post)
@@ -244,17 +245,18 @@ def _settle(
     """Store what a resolution did: the whole declaration once it needs no more answers,
     or the question it stopped at (the state stays as it was, with the question pending).
     A question a standing order answers is answered at once, and the resolution goes on.
-    ``post`` is the declaration's own post, which its events and questions point to."""
+    ``post`` is the declaration's own post, which its events and questions point to (written
+    with the events when it waits for them)."""
     decision = None
     while resolution.pending is not None:
         ordered = _standing_answer(match, resolution)
         if ordered is None:
             break
-        _record_standing_answer(match, before, resolution.pending, ordered, post)
+        _record_standing_answer(match, before, resolution.pending, ordered, core._saved(post))
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, core.dice_for(match))
     if resolution.pending is not None:
-        decision = _open_decision(match, resolution, post)
+        decision = _open_decision(match, resolution, core._saved(post))
     else:
         record = {
             "actor": actor,

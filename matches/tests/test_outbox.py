@@ -2,11 +2,12 @@
 while the broker is down, and is sent once when it is back."""
 
 import random
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -42,12 +43,24 @@ def unsent() -> int:
     return OutboxMessage.objects.filter(sent_at__isnull=True).count()
 
 
-def test_a_task_is_sent_once_its_transaction_commits(broker: Broker) -> None:
+def test_a_notice_is_left_to_the_relay_and_sent_once(broker: Broker) -> None:
     with transaction.atomic():
         outbox.enqueue("matches.tasks.notify_turn", [7])
-        assert broker.sent == []
+    assert broker.sent == []  # the request that wrote it never talks to the broker
+    assert unsent() == 1
+    assert outbox.relay() == 1
+    assert outbox.relay() == 0
     assert broker.sent == [("matches.tasks.notify_turn", [7])]
     assert unsent() == 0
+
+
+def test_a_task_at_once_is_sent_once_its_transaction_commits(broker: Broker) -> None:
+    with transaction.atomic():
+        outbox.enqueue("matches.tasks.adjudicate_blitz", [7], at_once=True)
+        assert broker.sent == []
+    assert broker.sent == [("matches.tasks.adjudicate_blitz", [7])]
+    assert unsent() == 0
+    assert outbox.relay() == 0
 
 
 def test_a_task_of_a_rolled_back_change_is_never_sent(broker: Broker) -> None:
@@ -78,12 +91,15 @@ def test_after_a_failure_the_process_leaves_its_tasks_to_the_relay_for_a_while(
     broker: Broker,
 ) -> None:
     broker.down = True
-    outbox.enqueue("matches.tasks.notify_turn", [1])
+    outbox.enqueue("matches.tasks.adjudicate_blitz", [1], at_once=True)
     broker.down = False
-    outbox.enqueue("matches.tasks.notify_turn", [2])  # not even tried: quiet
+    outbox.enqueue("matches.tasks.adjudicate_blitz", [2], at_once=True)  # not tried: quiet
     assert broker.sent == []
     assert outbox.relay() == 2
-    assert broker.sent == [("matches.tasks.notify_turn", [1]), ("matches.tasks.notify_turn", [2])]
+    assert broker.sent == [
+        ("matches.tasks.adjudicate_blitz", [1]),
+        ("matches.tasks.adjudicate_blitz", [2]),
+    ]
 
 
 def test_the_relay_leaves_a_row_its_writer_still_holds_and_takes_it_when_the_claim_expires(
@@ -133,3 +149,27 @@ def test_a_match_played_with_the_broker_down_loses_no_task(broker: Broker) -> No
     assert outbox.relay() == len(waiting)
     assert outbox.relay() == 0
     assert sorted(broker.sent, key=str) == sorted([(task, args) for task, args in waiting], key=str)
+
+
+def test_two_relays_at_once_never_take_the_same_row(broker: Broker) -> None:
+    """The relay takes its rows FOR UPDATE SKIP LOCKED: a second relay while the first holds
+    them takes none of them."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; SQLite has one writer at a time")
+    for n in range(3):
+        outbox.enqueue("matches.tasks.notify_turn", [n])
+    with transaction.atomic():
+        held = list(OutboxMessage.objects.select_for_update().values_list("pk", flat=True))
+        seen: list[int] = []
+
+        def second_relay() -> None:
+            try:
+                seen.append(outbox.relay())
+            finally:
+                connection.close()
+
+        other = threading.Thread(target=second_relay)
+        other.start()
+        other.join()
+    assert len(held) == 3 and seen == [0] and broker.sent == []
+    assert outbox.relay() == 3 and len(broker.sent) == 3

@@ -3,7 +3,8 @@ carol captains the Orcland Raiders (away) and dave their rival's side; gm runs t
 Shirt numbers 1-6 are captain's-side players, 7-11 rival's-side, on both teams, so the engine
 ids are h1..h6 / h7..h11 and a1..a6 / a7..a11."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from bbweb import outbox
 from matches import services
 from matches.models import Match
 from matches.services import core
@@ -135,5 +137,13 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def on_commit(
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> Callable[..., Any]:
-    """Run the on-commit callbacks (tasks run eagerly in tests) of what the block does."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
+    """Send what the block's commits queue, as production does (tasks run eagerly in tests):
+    its on-commit callbacks, then the outbox's relay, which beat runs every few seconds."""
+
+    @contextmanager
+    def committed() -> Iterator[None]:
+        with django_capture_on_commit_callbacks(execute=True):
+            yield
+        outbox.relay()
+
+    return committed

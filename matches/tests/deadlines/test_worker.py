@@ -10,6 +10,7 @@ from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from bbweb import outbox
 from bbweb.celery import app
 from matches import services
 from matches.models import Decision, Match, Notice, Post
@@ -50,7 +51,9 @@ def test_the_sweep_runs_in_a_worker_and_applies_a_deadline_once(worker: None, ma
     assert match.posts.filter(summary__message="deadline_passed").count() == 1
     match.refresh_from_db()
     assert services.load_state(match).active == "away"
-    # The batch's notices went out as one message, and the worker queued each of them.
+    # The batch's notices went out as one message, which beat's relay sends, and the worker
+    # queued each of them.
+    assert outbox.relay() >= 1
     notices = Notice.objects.filter(kind__in=("applied", "turn")).order_by("kind", "user__username")
     for _ in range(300):
         if notices.count() >= 4:
