@@ -8,6 +8,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
@@ -122,25 +123,38 @@ def hit(scope: str, key: str) -> int | None:
 @_open_without_the_cache
 def hit_unless_blocked(blocked_scope: str, blocked_key: str, scope: str, key: str) -> int | None:
     """``blocked(blocked_scope, blocked_key)``, then ``hit(scope, key)`` if it is not: the
-    seconds to wait if either refuses, else None. On Redis both go in one round trip (and the
-    hit is counted even when the other refuses)."""
+    seconds to wait if either refuses, else None. On Redis both are one script, one round
+    trip (and the hit is counted even when the other refuses)."""
     redis = _redis(_key(blocked_scope, blocked_key))
     if redis is None:
         return blocked(blocked_scope, blocked_key) or hit(scope, key)
     client, blocked_name = redis
-    limit, window = LIMITS[scope]
-    blocked_limit = LIMITS[blocked_scope][0]
     hit_name = caches[DEFAULT_CACHE_ALIAS].make_and_validate_key(_key(scope, key))
-    pipe = client.pipeline(transaction=True)
-    pipe.get(blocked_name)
-    pipe.ttl(blocked_name)
-    pipe.set(hit_name, 0, ex=window, nx=True)
-    pipe.incr(hit_name)
-    pipe.ttl(hit_name)
-    refused, refused_left, _new, count, left = pipe.execute()
-    if int(refused or 0) >= blocked_limit:
-        return max(1, int(refused_left) + 1)
-    return None if int(count) <= limit else max(1, int(left) + 1)
+    limit, window = LIMITS[scope]
+    script = _SCRIPTS.get(client)
+    if script is None:
+        script = _SCRIPTS[client] = client.register_script(_HIT_UNLESS_BLOCKED)
+    wait = int(
+        script(keys=[blocked_name, hit_name], args=[LIMITS[blocked_scope][0], limit, window])
+    )
+    return wait or None
+
+
+# KEYS: the blocking count, the count to hit; ARGV: the blocking limit, the hit's limit and
+# window. Answers the seconds to wait, 0 when the attempt may go.
+_HIT_UNLESS_BLOCKED = """
+local refused = tonumber(redis.call('GET', KEYS[1]) or '0')
+if redis.call('SET', KEYS[2], 0, 'EX', ARGV[3], 'NX') then end
+local count = redis.call('INCR', KEYS[2])
+if refused >= tonumber(ARGV[1]) then
+  return math.max(1, redis.call('TTL', KEYS[1]) + 1)
+end
+if count > tonumber(ARGV[2]) then
+  return math.max(1, redis.call('TTL', KEYS[2]) + 1)
+end
+return 0
+"""
+_SCRIPTS: WeakKeyDictionary[Redis, Any] = WeakKeyDictionary()
 
 
 def client_ip(request: HttpRequest) -> str:

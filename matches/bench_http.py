@@ -236,6 +236,7 @@ def report(clients: int, tallies: dict[str, Tally]) -> list[str]:
 
 
 QUERIED_DECLARATIONS = 20
+WARM_UP_CLIENTS = 10
 
 
 def queries_per_request(match: Match) -> dict[str, list[int]]:
@@ -395,8 +396,12 @@ def run(
                 players = make_players(port, max(levels))
             write(
                 f"gunicorn ({workers} sync workers, production settings) on "
-                f"{connection.vendor}; load average {os.getloadavg()[0]:.2f} at the start"
+                f"{connection.vendor}; load average {os.getloadavg()[0]:.2f} at the start; "
+                f"a warm-up round of {WARM_UP_CLIENTS} clients first, not counted"
             )
+            # Unmeasured: every worker's first requests load what a process loads once (the
+            # rules' data, templates, compiled queries), which a server pays at start only.
+            run_level(server.pid, players[:WARM_UP_CLIENTS], 1, WARM_UP_CLIENTS)
             ratios = []
             for clients in levels:
                 tallies = run_level(server.pid, players[:clients], rounds, requests)

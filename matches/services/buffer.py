@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
 from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
@@ -216,28 +217,48 @@ def _update(model: type[models.Model], rows: list[Any], names: list[str]) -> Non
     UPDATE from a VALUES list, parsed and planned once) and in one executemany elsewhere:
     QuerySet.bulk_update's CASE per row and field costs more than the writes themselves."""
     db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql":
+            cursor.execute(*update_statement(model, rows, names, db))
+            return
+        fields, params = _fields_and_params(model, rows, names, db)
+        meta = model._meta
+        assert meta.pk is not None
+        sets = ", ".join(f"{db.ops.quote_name(str(f.column))} = %s" for f in fields)
+        key = db.ops.quote_name(str(meta.pk.column))
+        cursor.executemany(
+            f"UPDATE {db.ops.quote_name(meta.db_table)} SET {sets} WHERE {key} = %s", params
+        )
+
+
+def update_statement(
+    model: type[models.Model], rows: list[Any], names: list[str], db: BaseDatabaseWrapper
+) -> tuple[str, list[Any]]:
+    """PostgreSQL's UPDATE of the fields ``names`` of ``rows`` from a VALUES list, and its
+    parameters (``core`` also puts it after the INSERTs of a declaration's post and events)."""
     meta = model._meta
     assert meta.pk is not None
-    fields = [f for f in meta.concrete_fields if f.name in names]
-    params = [
-        [f.get_db_prep_save(f.pre_save(row, False), db) for f in fields] + [row.pk] for row in rows
-    ]
+    fields, params = _fields_and_params(model, rows, names, db)
     table = db.ops.quote_name(meta.db_table)
     columns = [db.ops.quote_name(str(f.column)) for f in [*fields, meta.pk]]
     key = columns.pop()
-    with db.cursor() as cursor:
-        if db.vendor == "postgresql":
-            typed = "(" + ", ".join(f"%s::{f.cast_db_type(db)}" for f in [*fields, meta.pk]) + ")"
-            values = ", ".join([typed] * len(rows))
-            cursor.execute(
-                f"UPDATE {table} SET {', '.join(f'{c} = v.{c}' for c in columns)}"
-                f" FROM (VALUES {values}) AS v({', '.join([*columns, key])})"
-                f" WHERE {table}.{key} = v.{key}",
-                [value for row in params for value in row],
-            )
-        else:
-            sets = ", ".join(f"{c} = %s" for c in columns)
-            cursor.executemany(f"UPDATE {table} SET {sets} WHERE {key} = %s", params)
+    typed = "(" + ", ".join(f"%s::{f.cast_db_type(db)}" for f in [*fields, meta.pk]) + ")"
+    return (
+        f"UPDATE {table} SET {', '.join(f'{c} = v.{c}' for c in columns)}"
+        f" FROM (VALUES {', '.join([typed] * len(rows))}) AS v({', '.join([*columns, key])})"
+        f" WHERE {table}.{key} = v.{key}",
+        [value for row in params for value in row],
+    )
+
+
+def _fields_and_params(
+    model: type[models.Model], rows: list[Any], names: list[str], db: BaseDatabaseWrapper
+) -> tuple[list[Any], list[list[Any]]]:
+    fields = [f for f in model._meta.concrete_fields if f.name in names]
+    params = [
+        [f.get_db_prep_save(f.pre_save(row, False), db) for f in fields] + [row.pk] for row in rows
+    ]
+    return fields, params
 
 
 def _values(match: Match) -> dict[str, Any]:

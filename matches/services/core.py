@@ -281,7 +281,8 @@ def _refuse_if_illegal(problem: IllegalAction | None) -> None:
 def _touch(match: Match) -> None:
     """The match's changes saved with a new version: only the fields that changed, when the
     match was read by ``_locked`` (a field is assigned anew when it changes, as the sweep's
-    batch also counts on)."""
+    batch also counts on); with them the events ``_append_events`` left waiting, which move
+    the hash chain's heads saved here."""
     match.version += 1
     writes = buffer.current()
     if writes is not None:
@@ -289,11 +290,19 @@ def _touch(match: Match) -> None:
         return
     loaded: dict[str, Any] | None = getattr(match, "_loaded", None)
     if loaded is None:
+        _write_events(match)
         match.save()
         return
     values = buffer._values(match)
     changed = [name for name, value in values.items() if not _same(value, loaded[name])]
-    buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
+    rows: list[dict[str, Any]] | None = match.__dict__.pop("_unwritten_events", None)
+    if rows and connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+        _write_events_with_match(match, rows, changed)
+    else:
+        if rows:
+            match._unwritten_events = rows  # type: ignore[attr-defined]
+            _write_events(match)
+        buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
 
 
@@ -425,41 +434,63 @@ def _append_events(
         for number, type, data, prev, digest in _chained(match, events)
     ]
     writes = buffer.current()
-    if _waits_for_events(post):
-        assert post is not None
-        if writes is None and connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
-            del post._waits_for_events  # type: ignore[attr-defined]
-            _write_post_with_events(post, rows)
-            return
-        _saved(post)
-    if writes is None:
-        _insert_event_rows(rows)
-    else:
+    if writes is not None:
+        if post is not None:
+            _saved(post)
         writes.events.extend(rows)
+    else:
+        match._unwritten_events = rows  # type: ignore[attr-defined]
 
 
-def _write_post_with_events(post: Post, rows: list[dict[str, Any]]) -> None:
-    """A post and the events that point to it in one statement (PostgreSQL): the post's
-    INSERT as a common table expression whose key the events' INSERT takes."""
+def _write_events(match: Match) -> None:
+    """The events ``_append_events`` left on the match, written now (with the post that waits
+    for them) for whoever reads them back before ``_touch``: the post-match's tally."""
+    rows: list[dict[str, Any]] | None = match.__dict__.pop("_unwritten_events", None)
+    if rows:
+        if rows[0]["post"] is not None:
+            _saved(rows[0]["post"])
+        _insert_event_rows(rows)
+
+
+def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: list[str]) -> None:
+    """The post waiting for its events, the events and the match's changes in one statement
+    (PostgreSQL): the INSERTs as common table expressions, the events taking the post's new
+    key, then the match's UPDATE."""
     db = connections[DEFAULT_DB_ALIAS]
     quote = db.ops.quote_name
-    post_fields, post_values = _fields_and_values(post, db)
+    post = rows[0]["post"]
+    assert all(row["post"] is post for row in rows)
+    waiting = _waits_for_events(post)
+    tables, params = [], []
+    if waiting:
+        post_fields, post_values = _fields_and_values(post, db)
+        tables.append(
+            f"post AS (INSERT INTO {quote(Post._meta.db_table)}"
+            f" ({', '.join(quote(str(f.column)) for f in post_fields)})"
+            f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
+        )
+        params += post_values
+        post_key = "(SELECT id FROM post)"
+    else:
+        post_key = "%s::bigint"
     fields, values = _event_fields_and_values(rows, db, leave="post_id")
     cast = "(" + ", ".join(f"%s::{f.cast_db_type(db)}" for f in fields) + ")"
     names = [quote(str(f.column)) for f in fields]
-    columns = [*names, quote("post_id")]
+    tables.append(
+        f"events AS (INSERT INTO {quote(MatchEvent._meta.db_table)}"
+        f" ({', '.join([*names, quote('post_id')])})"
+        f" SELECT {', '.join(f'v.{name}' for name in names)}, {post_key}"
+        f" FROM (VALUES {', '.join([cast] * len(rows))}) AS v({', '.join(names)}))"
+    )
+    # The post's key comes before the VALUES in the statement, and so in its parameters.
+    params += values if waiting else [post.pk if post is not None else None, *values]
+    update, update_params = buffer.update_statement(Match, [match], changed, db)
+    returning = " RETURNING (SELECT id FROM post)" if waiting else ""
     with db.cursor() as cursor:
-        cursor.execute(
-            f"WITH post AS (INSERT INTO {quote(Post._meta.db_table)}"
-            f" ({', '.join(quote(str(f.column)) for f in post_fields)})"
-            f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
-            f" INSERT INTO {quote(MatchEvent._meta.db_table)} ({', '.join(columns)})"
-            f" SELECT {', '.join(f'v.{name}' for name in names)}, post.id"
-            f" FROM post, (VALUES {', '.join([cast] * len(rows))}) AS v({', '.join(names)})"
-            f" RETURNING post_id",
-            post_values + values,
-        )
-        _written(post, cursor.fetchone()[0])
+        cursor.execute(f"WITH {', '.join(tables)} {update}{returning}", params + update_params)
+        if waiting:
+            del post._waits_for_events
+            _written(post, cursor.fetchone()[0])
 
 
 def _insert_event_rows(rows: list[dict[str, Any]]) -> None:

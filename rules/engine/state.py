@@ -3,6 +3,8 @@ SCENARIOS.md ("expect")."""
 
 from __future__ import annotations
 
+import functools
+
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,6 +249,8 @@ class Team:
 
 
 def _int(v: Any, name: str) -> int:
+    if type(v) is int:  # the common case first: a state holds thousands of them
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"{name} must be an integer, not {v!r}")
     return v
@@ -516,6 +520,12 @@ class MatchState:
         )
 
 
+@functools.lru_cache(maxsize=4096)
+def _skill_set(skills: tuple[str, ...]) -> frozenset[str]:
+    """The registry's spelling of a player's skills (a state's players share few sets)."""
+    return frozenset(canonical(s, KNOWN_SKILLS) for s in skills)
+
+
 def _player_from(pd: dict[str, Any]) -> Player:
     pid = pd.get("id")
     if not isinstance(pid, str) or not pid:
@@ -543,7 +553,7 @@ def _player_from(pd: dict[str, Any]) -> Player:
     if not isinstance(skills, list):
         raise ValueError(f"player {pid}: skills must be a list")
     try:
-        skill_set = frozenset(canonical(str(s), KNOWN_SKILLS) for s in skills)
+        skill_set = _skill_set(tuple(str(s) for s in skills))
     except ValueError as e:
         raise ValueError(f"player {pid}: {e}") from None
     number = pd.get("number")
