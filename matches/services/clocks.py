@@ -7,7 +7,8 @@ GM pauses or locks the match.
 
 from datetime import datetime, timedelta
 
-from django.db.models import F, Max
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import F
 from django.utils import timezone
 
 from matches.models import Match, Vacation
@@ -35,12 +36,35 @@ def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta)
         if writes is not None:
             away_until = writes.batch.away_until(match.league_id, users, now)
         else:
-            away_until = Vacation.objects.filter(
-                user_id__in=users, league_id=match.league_id, ends_at__gt=now
-            ).aggregate(until=Max("ends_at"))["until"]
+            away_until = _latest_vacation_end(match.league_id, users, now)
         if away_until is not None:
             start = max(now, away_until)
     return start + length
+
+
+def _latest_vacation_end(league_id: int, users: list[int], now: datetime) -> datetime | None:
+    """The latest end, after ``now``, of these coaches' vacations in the league. One plain
+    query, its value converted as the ORM would: every new turn and decision asks it, and
+    building the ORM's aggregate cost more than the database answering it."""
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = Vacation._meta
+    ends_at = meta.get_field("ends_at")
+    column = ends_at.get_col(meta.db_table)
+    q = db.ops.quote_name
+    end = q(str(ends_at.column))
+    sql = (
+        f"SELECT {end} FROM {q(meta.db_table)} WHERE {q('league_id')} = %s AND {end} > %s"
+        f" AND {q('user_id')} IN ({', '.join(['%s'] * len(users))}) ORDER BY {end} DESC LIMIT 1"
+    )
+    with db.cursor() as cursor:
+        cursor.execute(sql, [league_id, ends_at.get_db_prep_value(now, db), *users])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    value = row[0]
+    for convert in [*db.ops.get_db_converters(column), *ends_at.get_db_converters(db)]:
+        value = convert(value, column, db)
+    return value  # type: ignore[no-any-return]
 
 
 def _start_turn_clock(match: Match, state: MatchState) -> None:

@@ -315,8 +315,8 @@ def _insert[Row: models.Model](row: Row) -> Row:
     writes = buffer.current()
     if writes is not None:
         writes.insert(row)
-    elif isinstance(row, Post):
-        _write_post(row)
+    elif isinstance(row, Post | Decision):
+        _write_row(row)
     else:
         row.save(force_insert=True)
     return row
@@ -339,33 +339,35 @@ def _fields_and_values(
     row: models.Model, db: BaseDatabaseWrapper, leave: str = ""
 ) -> tuple[list["models.Field[Any, Any]"], list[Any]]:
     """The concrete fields of ``row`` but its key (and ``leave``), and their values as a save
-    would write them. Only for models without save signals (Post, MatchEvent)."""
+    would write them. Only for models without save signals (Post, Decision, MatchEvent)."""
     fields = [
         f for f in type(row)._meta.concrete_fields if not f.primary_key and f.attname != leave
     ]
     return fields, [f.get_db_prep_save(f.pre_save(row, True), db) for f in fields]
 
 
-def _written(post: Post, pk: int) -> None:
-    post.pk = pk
-    post._state.adding = False
-    post._state.db = DEFAULT_DB_ALIAS
+def _written(row: models.Model, pk: int) -> None:
+    row.pk = pk
+    row._state.adding = False
+    row._state.db = DEFAULT_DB_ALIAS
 
 
-def _write_post(post: Post) -> None:
-    """The post in one plain INSERT: Post has no save signals, and the ORM's save costs a
-    good part of a declaration."""
+def _write_row(row: Post | Decision) -> None:
+    """A post or a decision in one plain INSERT: neither has save signals, and the ORM's save
+    costs a good part of a declaration."""
     db = connections[DEFAULT_DB_ALIAS]
-    fields, values = _fields_and_values(post, db)
+    # As save() does: refuses a related row not yet saved, takes the key of one saved since.
+    row._prepare_related_fields_for_save(operation_name="save")  # type: ignore[union-attr]
+    fields, values = _fields_and_values(row, db)
     columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     with db.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {db.ops.quote_name(Post._meta.db_table)} ({columns})"
+            f"INSERT INTO {db.ops.quote_name(type(row)._meta.db_table)} ({columns})"
             f" VALUES ({marks}) RETURNING {db.ops.quote_name('id')}",
             values,
         )
-        _written(post, cursor.fetchone()[0])
+        _written(row, cursor.fetchone()[0])
 
 
 def _new_post(
