@@ -168,7 +168,7 @@ def match_json(
         "dice": {"commitment": match.dice_commitment, "seed": match.revealed_seed},
         "last_event": services.last_event_number(match),
         "pending": pending,
-        "state": state.to_json(),
+        "state": services.state_json(match),
     }
 
 

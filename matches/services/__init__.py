@@ -41,6 +41,7 @@ from matches.services.core import (
     last_event_number,
     load_state,
     may_read,
+    state_json,
 )
 from matches.services.deadlines import (
     Budget,
@@ -152,6 +153,7 @@ __all__ = [
     "set_deadline",
     "set_standing_orders",
     "start_fixture",
+    "state_json",
     "sweep",
     "take_vacation",
     "transfer_petty_cash",

@@ -23,7 +23,7 @@ from matches import folding
 from matches.markup import render_markdown
 from matches.models import Decision, Match, MatchEvent, Post
 from matches.services import buffer
-from rules.engine import Dice, FairDice, IllegalAction, MatchState
+from rules.engine import Dice, FairDice, IllegalAction, MatchState, compacted
 
 GENESIS_HASH = "0" * 64
 SYSTEM_ACTOR = "home:captain"  # start_match may be posted by any coach; the server does it
@@ -108,16 +108,30 @@ def last_event_number(match: Match) -> int:
 def load_state(match: Match) -> MatchState:
     """The engine's state of the match: the one a write just stored, if the row holds that
     one still, else decoded from the row (the engine never changes a state it is given)."""
-    stored: tuple[dict[str, Any], MatchState] | None = getattr(match, "_stored_state", None)
+    stored: tuple[dict[str, Any], MatchState, dict[str, Any]] | None = getattr(
+        match, "_stored_state", None
+    )
     if stored is not None and stored[0] is match.state:
         return stored[1]
     return MatchState.from_json(match.state)
 
 
+def state_json(match: Match) -> dict[str, Any]:
+    """The match's state in the whole JSON shape (``MatchState.to_json``): the one a write
+    just made, if the row holds that state still."""
+    stored: tuple[dict[str, Any], MatchState, dict[str, Any]] | None = getattr(
+        match, "_stored_state", None
+    )
+    if stored is not None and stored[0] is match.state:
+        return stored[2]
+    return load_state(match).to_json()
+
+
 def _store_state(match: Match, state: MatchState) -> None:
-    """The new state on the row (saved by ``_touch``), kept decoded for the reply."""
-    match.state = state.to_json(compact=True)
-    match._stored_state = (match.state, state)  # type: ignore[attr-defined]
+    """The new state on the row (saved by ``_touch``), kept decoded and whole for the reply."""
+    whole = state.to_json()
+    match.state = compacted(whole)
+    match._stored_state = (match.state, state, whole)  # type: ignore[attr-defined]
 
 
 def dice_for(match: Match) -> FairDice:
@@ -354,8 +368,16 @@ def _written(row: models.Model, pk: int) -> None:
 
 def _write_row(row: Post | Decision) -> None:
     """A post or a decision in one plain INSERT: neither has save signals, and the ORM's save
-    costs a good part of a declaration."""
+    costs a good part of a declaration. A decision asked by a post still waiting to be written
+    takes it along, in the same statement (PostgreSQL)."""
     db = connections[DEFAULT_DB_ALIAS]
+    asked_in = row.post if isinstance(row, Decision) else None
+    if _waits_for_events(asked_in) and db.vendor == "postgresql":
+        assert isinstance(row, Decision) and asked_in is not None
+        _write_post_and_decision(asked_in, row, db)
+        return
+    if asked_in is not None:
+        _saved(asked_in)
     # As save() does: refuses a related row not yet saved, takes the key of one saved since.
     row._prepare_related_fields_for_save(operation_name="save")  # type: ignore[union-attr]
     fields, values = _fields_and_values(row, db)
@@ -368,6 +390,29 @@ def _write_row(row: Post | Decision) -> None:
             values,
         )
         _written(row, cursor.fetchone()[0])
+
+
+def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWrapper) -> None:
+    """The declaration's post and the question it stopped at: the post's INSERT as a common
+    table expression whose key the decision's INSERT takes."""
+    del post._waits_for_events  # type: ignore[attr-defined]
+    quote = db.ops.quote_name
+    post_fields, post_values = _fields_and_values(post, db)
+    fields, values = _fields_and_values(decision, db, leave="post_id")
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"WITH post AS (INSERT INTO {quote(Post._meta.db_table)}"
+            f" ({', '.join(quote(str(f.column)) for f in post_fields)})"
+            f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
+            f" INSERT INTO {quote(Decision._meta.db_table)}"
+            f" ({', '.join([*(quote(str(f.column)) for f in fields), quote('post_id')])})"
+            f" SELECT {', '.join(['%s'] * len(fields))}, post.id FROM post RETURNING id, post_id",
+            post_values + values,
+        )
+        decision_id, post_id = cursor.fetchone()
+    _written(post, post_id)
+    _written(decision, decision_id)
+    decision.post = post  # its key, now known
 
 
 def _new_post(

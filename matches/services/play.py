@@ -256,7 +256,7 @@ def _settle(
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, core.dice_for(match))
     if resolution.pending is not None:
-        decision = _open_decision(match, resolution, core._saved(post))
+        decision = _open_decision(match, resolution, post)  # written with the post if it waits
     else:
         record = {
             "actor": actor,

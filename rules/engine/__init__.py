@@ -22,7 +22,7 @@ from .options import options as options
 from .preview import chance, legal_actions, preview
 from .resolve import contest_winner, continue_with, resolve
 from .ruleset import LRB5, SplitTeam, ruleset_for
-from .state import MatchState, Pending, Player, Team
+from .state import MatchState, Pending, Player, Team, compacted
 
 __all__ = [
     "LRB5",
@@ -49,6 +49,7 @@ __all__ = [
     "chance",
     "check_answer",
     "commitment",
+    "compacted",
     "contest_winner",
     "continue_with",
     "legal",

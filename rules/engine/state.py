@@ -4,7 +4,6 @@ SCENARIOS.md ("expect")."""
 from __future__ import annotations
 
 import functools
-
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -378,17 +377,8 @@ class MatchState:
         ball_sq = self.ball_square()
         players = {pid: self._player_json(p) for pid, p in self.players.items()}
         teams = {t: self.teams[t].to_json() for t in TEAMS}
-        if compact:
-            players = {
-                pid: {k: v for k, v in pj.items() if _PLAYER_DEFAULTS.get(k, _NO) != v}
-                for pid, pj in players.items()
-            }
-            teams = {
-                t: {k: v for k, v in tj.items() if _TEAM_DEFAULTS.get(k, _NO) != v}
-                for t, tj in teams.items()
-            }
         kl = self.kick_landing
-        return {
+        whole = {
             "phase": self.phase,
             "kicking": self.kicking,
             "first_kick": self.first_kick,
@@ -411,6 +401,7 @@ class MatchState:
             "pending": None if self.pending is None else self.pending.to_json(),
             "dice_used": self.dice_used,
         }
+        return compacted(whole) if compact else whole
 
     def _player_json(self, p: Player) -> dict[str, Any]:
         return {
@@ -580,6 +571,22 @@ def _player_from(pd: dict[str, Any]) -> Player:
         played=bool(pd.get("played", False)),
         casualty_also=cas2,
     )
+
+
+def compacted(whole: dict[str, Any]) -> dict[str, Any]:
+    """``to_json()``'s shape without the player and team keys that hold their defaults: what
+    ``to_json(compact=True)`` gives, from a whole one already made."""
+    return {
+        **whole,
+        "teams": {
+            t: {k: v for k, v in tj.items() if _TEAM_DEFAULTS.get(k, _NO) != v}
+            for t, tj in whole["teams"].items()
+        },
+        "players": {
+            pid: {k: v for k, v in pj.items() if _PLAYER_DEFAULTS.get(k, _NO) != v}
+            for pid, pj in whole["players"].items()
+        },
+    }
 
 
 _NO = object()
