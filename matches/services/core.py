@@ -7,6 +7,7 @@ request; new posts; appending events to the match's hash chain; folding the reco
 state. In a batch of the sweep the writes here go to ``buffer`` instead of the database.
 """
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -502,7 +503,9 @@ def _write_events(match: Match) -> None:
 def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: list[str]) -> None:
     """The post waiting for its events, the events and the match's changes in one statement
     (PostgreSQL): the INSERTs as common table expressions, the events taking the post's new
-    key, then the match's UPDATE."""
+    key, then the match's UPDATE. The post and the events go as one JSON document each, which
+    the database reads into rows of their tables (``jsonb_populate_record``): one parameter
+    however many events, and a statement whose text, and so whose parsing, repeats."""
     db = connections[DEFAULT_DB_ALIAS]
     quote = db.ops.quote_name
     post = rows[0]["post"]
@@ -510,27 +513,27 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
     waiting = _waits_for_events(post)
     tables, params = [], []
     if waiting:
-        post_fields, post_values = _fields_and_values(post, db)
+        post_fields = [f for f in Post._meta.concrete_fields if not f.primary_key]
+        columns = ", ".join(quote(str(f.column)) for f in post_fields)
         tables.append(
-            f"post AS (INSERT INTO {quote(Post._meta.db_table)}"
-            f" ({', '.join(quote(str(f.column)) for f in post_fields)})"
-            f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
+            f"post AS (INSERT INTO {quote(Post._meta.db_table)} ({columns}) SELECT {columns}"
+            f" FROM jsonb_populate_record(NULL::{quote(Post._meta.db_table)}, %s::jsonb)"
+            " RETURNING id)"
         )
-        params += post_values
-        post_key = "(SELECT id FROM post)"
-    else:
-        post_key = "%s::bigint"
-    fields, values = _event_fields_and_values(rows, db, leave="post_id")
-    cast = "(" + ", ".join(f"%s::{f.cast_db_type(db)}" for f in fields) + ")"
+        params.append(_json_record({f.column: f.pre_save(post, True) for f in post_fields}))
+    fields = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
     names = [quote(str(f.column)) for f in fields]
+    selected = [
+        "(SELECT id FROM post)" if waiting and f.attname == "post_id" else name
+        for f, name in zip(fields, names, strict=True)
+    ]
     tables.append(
-        f"events AS (INSERT INTO {quote(MatchEvent._meta.db_table)}"
-        f" ({', '.join([*names, quote('post_id')])})"
-        f" SELECT {', '.join(f'v.{name}' for name in names)}, {post_key}"
-        f" FROM (VALUES {', '.join([cast] * len(rows))}) AS v({', '.join(names)}))"
+        f"events AS (INSERT INTO {quote(MatchEvent._meta.db_table)} ({', '.join(names)})"
+        f" SELECT {', '.join(selected)} FROM"
+        f" jsonb_populate_recordset(NULL::{quote(MatchEvent._meta.db_table)}, %s::jsonb))"
     )
-    # The post's key comes before the VALUES in the statement, and so in its parameters.
-    params += values if waiting else [post.pk if post is not None else None, *values]
+    created_at = timezone.now()
+    params.append(_json_record([_event_columns(row, fields, created_at) for row in rows]))
     update, update_params = buffer.update_statement(Match, [match], changed, db)
     returning = " RETURNING (SELECT id FROM post)" if waiting else ""
     with db.cursor() as cursor:
@@ -538,6 +541,29 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
         if waiting:
             del post._waits_for_events
             _written(post, cursor.fetchone()[0])
+
+
+def _event_columns(row: dict[str, Any], fields: list[Any], created_at: datetime) -> dict[str, Any]:
+    post = row["post"]
+    known = {
+        **row,
+        "match_id": row["match"],
+        "post_id": post.pk if post is not None else None,
+        "created_at": created_at,
+    }
+    # A field added to MatchEvent and not set here fails loudly (KeyError).
+    return {f.column: known[f.attname] for f in fields}
+
+
+def _json_record(value: Any) -> str:
+    """Rows as the JSON that ``jsonb_populate_record`` reads: times in ISO 8601."""
+    return json.dumps(value, default=_iso, separators=(",", ":"))
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not a column value bbweb writes as JSON")
 
 
 def _insert_event_rows(rows: list[dict[str, Any]]) -> None:
