@@ -517,6 +517,13 @@ def _skill_set(skills: tuple[str, ...]) -> frozenset[str]:
     return frozenset(canonical(s, KNOWN_SKILLS) for s in skills)
 
 
+def _player_int(pd: dict[str, Any], key: str, default: int | None, pid: str) -> int:
+    value = pd.get(key, default)
+    if type(value) is int:  # the message is made only for a value that is wrong
+        return value
+    return _int(value, f"player {pid}: {key}")
+
+
 def _player_from(pd: dict[str, Any]) -> Player:
     pid = pd.get("id")
     if not isinstance(pid, str) or not pid:
@@ -552,11 +559,11 @@ def _player_from(pd: dict[str, Any]) -> Player:
         id=pid,
         team=team,
         side=side,
-        number=None if number is None else _int(number, f"player {pid}: number"),
-        ma=_int(pd.get("ma", 6), f"player {pid}: ma"),
-        st=_int(pd.get("st", 3), f"player {pid}: st"),
-        ag=_int(pd.get("ag", 3), f"player {pid}: ag"),
-        av=_int(pd.get("av", 8), f"player {pid}: av"),
+        number=None if number is None else _player_int(pd, "number", None, pid),
+        ma=_player_int(pd, "ma", 6, pid),
+        st=_player_int(pd, "st", 3, pid),
+        ag=_player_int(pd, "ag", 3, pid),
+        av=_player_int(pd, "av", 8, pid),
         skills=skill_set,
         at=at,
         state=state,
