@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from celery import current_app
-from django.db import connections, transaction
+from django.db import connections, models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
@@ -54,13 +54,18 @@ def _insert(task: str, args: list[Any], claim: datetime | None) -> int:
     """The row, in one plain INSERT: a request writes one beside its post, and the ORM's
     create costs more than the statement."""
     db = connections[OutboxMessage.objects.db]
-    values = [task, _ARGS.get_db_prep_save(args, db), timezone.now(), claim]
+    values = [task, args, timezone.now(), claim]  # as the fields write them, on any database
+    prepared = [f.get_db_prep_save(v, db) for f, v in zip(_FIELDS, values, strict=True)]
     with db.cursor() as cursor:
-        cursor.execute(_INSERT, values)
+        cursor.execute(_INSERT, prepared)
         return int(cursor.fetchone()[0])
 
 
-_ARGS = OutboxMessage._meta.get_field("args")
+_FIELDS = [
+    field
+    for name in ("task", "args", "created_at", "claimed_until")
+    if isinstance(field := OutboxMessage._meta.get_field(name), models.Field)
+]
 _INSERT = (
     f"INSERT INTO {OutboxMessage._meta.db_table} (task, args, created_at, claimed_until,"
     " attempts) VALUES (%s, %s, %s, %s, 0) RETURNING id"
