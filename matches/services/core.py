@@ -310,13 +310,11 @@ def _touch(match: Match) -> None:
         return
     values = buffer._values(match)
     changed = [name for name, value in values.items() if not _same(value, loaded[name])]
-    rows: list[dict[str, Any]] | None = match.__dict__.pop("_unwritten_events", None)
+    rows: list[dict[str, Any]] = match.__dict__.pop("_unwritten_events", [])
     if rows and connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
         _write_events_with_match(match, rows, changed)
     else:
-        if rows:
-            match._unwritten_events = rows  # type: ignore[attr-defined]
-            _write_events(match)
+        _write_event_rows(rows)
         buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
 
@@ -493,11 +491,13 @@ def _append_events(
 def _write_events(match: Match) -> None:
     """The events ``_append_events`` left on the match, written now (with the post that waits
     for them) for whoever reads them back before ``_touch``: the post-match's tally."""
-    rows: list[dict[str, Any]] | None = match.__dict__.pop("_unwritten_events", None)
-    if rows:
-        if rows[0]["post"] is not None:
-            _saved(rows[0]["post"])
-        _insert_event_rows(rows)
+    _write_event_rows(match.__dict__.pop("_unwritten_events", []))
+
+
+def _write_event_rows(rows: list[dict[str, Any]]) -> None:
+    if rows and rows[0]["post"] is not None:
+        _saved(rows[0]["post"])
+    _insert_event_rows(rows)
 
 
 def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: list[str]) -> None:
@@ -533,7 +533,8 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
         f" jsonb_populate_recordset(NULL::{quote(MatchEvent._meta.db_table)}, %s::jsonb))"
     )
     created_at = timezone.now()
-    params.append(_json_record([_event_columns(row, fields, created_at) for row in rows]))
+    known = [_event_values(row, created_at) for row in rows]
+    params.append(_json_record([{f.column: values[f.attname] for f in fields} for values in known]))
     update, update_params = buffer.update_statement(Match, [match], changed, db)
     returning = " RETURNING (SELECT id FROM post)" if waiting else ""
     with db.cursor() as cursor:
@@ -543,16 +544,16 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
             _written(post, cursor.fetchone()[0])
 
 
-def _event_columns(row: dict[str, Any], fields: list[Any], created_at: datetime) -> dict[str, Any]:
+def _event_values(row: dict[str, Any], created_at: datetime) -> dict[str, Any]:
+    """An event row's values by the field's attname (a field added to MatchEvent and not set
+    here fails loudly: KeyError)."""
     post = row["post"]
-    known = {
+    return {
         **row,
         "match_id": row["match"],
         "post_id": post.pk if post is not None else None,
         "created_at": created_at,
     }
-    # A field added to MatchEvent and not set here fails loudly (KeyError).
-    return {f.column: known[f.attname] for f in fields}
 
 
 def _json_record(value: Any) -> str:
@@ -573,7 +574,12 @@ def _insert_event_rows(rows: list[dict[str, Any]]) -> None:
         return
     db = connections[DEFAULT_DB_ALIAS]
     meta = MatchEvent._meta
-    fields, values = _event_fields_and_values(rows, db)
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    created_at = timezone.now()
+    values = []
+    for row in rows:
+        known = _event_values(row, created_at)
+        values += [f.get_db_prep_save(known[f.attname], db) for f in fields]
     columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
     marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
     with db.cursor() as cursor:
@@ -582,28 +588,6 @@ def _insert_event_rows(rows: list[dict[str, Any]]) -> None:
             f" VALUES {', '.join([marks] * len(rows))}",
             values,
         )
-
-
-def _event_fields_and_values(
-    rows: list[dict[str, Any]], db: BaseDatabaseWrapper, leave: str = ""
-) -> tuple[list["models.Field[Any, Any]"], list[Any]]:
-    """MatchEvent's fields but its key (and ``leave``), and the values of ``rows`` in order,
-    prepared by the fields themselves: a fraction of what building models costs."""
-    fields = [
-        f for f in MatchEvent._meta.concrete_fields if not f.primary_key and f.attname != leave
-    ]
-    created_at = timezone.now()
-    values = []
-    for row in rows:
-        post = row["post"]
-        known = {
-            **row,
-            "match_id": row["match"],
-            "post_id": post.pk if post is not None else None,
-            "created_at": created_at,
-        }
-        values += [f.get_db_prep_save(known[f.attname], db) for f in fields]
-    return fields, values
 
 
 def _event_rows(
