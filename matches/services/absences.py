@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max, Q, Sum
 
 from matches.models import Decision, Match, Post, StandingOrders, Vacation
@@ -30,22 +30,6 @@ REROLL_ORDERS = {"dodge": "reroll_dodge", "pickup": "reroll_pickup", "gfi": "rer
 BLOCK_DIE_ORDERS = {"pushed": (2, 3), "both_down": (4,)}
 
 
-def _orders_of(match_id: int, user_id: int) -> StandingOrders | None:
-    """The coach's standing orders for the match, if any (one per coach and match), read
-    without the ORM's query building: a question that arises mid-declaration asks it."""
-    meta = StandingOrders._meta
-    return next(
-        iter(
-            StandingOrders.objects.raw(
-                f"SELECT * FROM {connection.ops.quote_name(meta.db_table)}"
-                " WHERE match_id = %s AND user_id = %s",
-                [match_id, user_id],
-            )
-        ),
-        None,
-    )
-
-
 def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     """The answer the addressee's standing orders give to the pending decision, if any; a
     coach who never gave any is answered by the orders' defaults, as the form shows them."""
@@ -56,7 +40,7 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     if writes is not None:
         orders = writes.batch.orders.get((match.pk, owner))
     else:
-        orders = _orders_of(match.pk, owner)
+        orders = core._one_row(StandingOrders, match_id=match.pk, user_id=owner)
     if orders is None:
         orders = StandingOrders(match=match, user_id=owner)
     events = [event.data | {"type": event.type} for event in resolution.events]
@@ -157,7 +141,7 @@ def _record_standing_answer(
         match,
         state,
         kind=Post.Kind.DECISION,
-        author=User.objects.get(pk=owner),
+        author=User(pk=owner),  # its key is all the post keeps of it
         actor=pending.to,
         declaration={"kind": pending.kind, "choice": choice, "default": False},
     )

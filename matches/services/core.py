@@ -359,6 +359,32 @@ def _fields_and_values(
     return fields, [f.get_db_prep_save(f.pre_save(row, True), db) for f in fields]
 
 
+def _one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
+    """The row of ``model`` whose columns equal ``equal`` (a unique key), read by one plain
+    SELECT and its values converted as the ORM's would be: for the reads a declaration makes
+    midway, where building the ORM's query cost more than the database answering it."""
+    db = connections[DEFAULT_DB_ALIAS]
+    meta = model._meta
+    fields = meta.concrete_fields
+    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
+    where = " AND ".join(f"{db.ops.quote_name(name)} = %s" for name in equal)
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {columns} FROM {db.ops.quote_name(meta.db_table)} WHERE {where}",
+            list(equal.values()),
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for f, value in zip(fields, row, strict=True):
+        column = f.get_col(meta.db_table)
+        for convert in [*db.ops.get_db_converters(column), *f.get_db_converters(db)]:
+            value = convert(value, column, db)
+        values.append(value)
+    return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values)
+
+
 def _written(row: models.Model, pk: int) -> None:
     row.pk = pk
     row._state.adding = False
