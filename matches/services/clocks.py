@@ -49,7 +49,6 @@ def _latest_vacation_end(league_id: int, users: list[int], now: datetime) -> dat
     db = connections[DEFAULT_DB_ALIAS]
     meta = Vacation._meta
     ends_at = meta.get_field("ends_at")
-    column = ends_at.get_col(meta.db_table)
     q = db.ops.quote_name
     end = q(str(ends_at.column))
     sql = (
@@ -59,12 +58,7 @@ def _latest_vacation_end(league_id: int, users: list[int], now: datetime) -> dat
     with db.cursor() as cursor:
         cursor.execute(sql, [league_id, ends_at.get_db_prep_value(now, db), *users])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    value = row[0]
-    for convert in [*db.ops.get_db_converters(column), *ends_at.get_db_converters(db)]:
-        value = convert(value, column, db)
-    return value  # type: ignore[no-any-return]
+    return None if row is None else core._from_db(ends_at, row[0], db)
 
 
 def _start_turn_clock(match: Match, state: MatchState) -> None:

@@ -376,13 +376,16 @@ def _one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    values = []
-    for f, value in zip(fields, row, strict=True):
-        column = f.get_col(meta.db_table)
-        for convert in [*db.ops.get_db_converters(column), *f.get_db_converters(db)]:
-            value = convert(value, column, db)
-        values.append(value)
+    values = [_from_db(f, value, db) for f, value in zip(fields, row, strict=True)]
     return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values)
+
+
+def _from_db(field: Any, value: Any, db: BaseDatabaseWrapper) -> Any:
+    """A column's value as the ORM would give it (a datetime on SQLite, a JSON field's data)."""
+    column = field.get_col(field.model._meta.db_table)
+    for convert in [*db.ops.get_db_converters(column), *field.get_db_converters(db)]:
+        value = convert(value, column, db)
+    return value
 
 
 def _written(row: models.Model, pk: int) -> None:

@@ -32,10 +32,9 @@ def notify_on_commit(kind: str, match: Match, actors: list[str], key: str, **con
 
 def enqueue_on_commit(task: str, *args: Any) -> None:
     """Queue the task named ``task`` through the outbox (bbweb/outbox.py): written in this
-    transaction, sent once it commits (see ``AT_ONCE``), never waited for nor lost when the broker
-    is down. A row
-    among ``args`` stands for its primary key (a row of the sweep's batch has none before its
-    bulk insert: the batch queues its tasks once they are written)."""
+    transaction, sent once it commits (see ``AT_ONCE``), never waited for nor lost when the
+    broker is down. A row among ``args`` stands for its primary key (a row of the sweep's batch
+    has none before its bulk insert: the batch queues its tasks once they are written)."""
     writes = buffer.current()
     if writes is not None:
         writes.later(task, args)

@@ -9,7 +9,7 @@ settled by an opposed roll that a task makes.
 from datetime import timedelta
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 
 from matches.models import Decision, Match, Post
 from matches.services import buffer, core, jobs
@@ -232,10 +232,8 @@ def _answer_open_decisions(match: Match, **answer: Any) -> Post | None:
     meta = Decision._meta
     fields = [f for f in meta.concrete_fields if f.name in answer]
     sets = ", ".join(f"{db.ops.quote_name(str(f.column))} = %s" for f in fields)
-    values = [
-        f.get_db_prep_save(getattr(v, "pk", v) if f.is_relation else v, db)
-        for f, v in ((f, answer[f.name]) for f in fields)
-    ]
+    keyed = {k: v.pk if isinstance(v, models.Model) else v for k, v in answer.items()}
+    values = [f.get_db_prep_save(keyed[f.name], db) for f in fields]
     with db.cursor() as cursor:
         # One statement that closes them and names them, where the ORM read, then updated.
         cursor.execute(
