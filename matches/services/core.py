@@ -8,6 +8,7 @@ state. In a batch of the sweep the writes here go to ``buffer`` instead of the d
 """
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -109,23 +110,25 @@ def last_event_number(match: Match) -> int:
 def load_state(match: Match) -> MatchState:
     """The engine's state of the match: the one a write just stored, if the row holds that
     one still, else decoded from the row (the engine never changes a state it is given)."""
-    stored: tuple[dict[str, Any], MatchState, dict[str, Any]] | None = getattr(
-        match, "_stored_state", None
-    )
-    if stored is not None and stored[0] is match.state:
-        return stored[1]
-    return MatchState.from_json(match.state)
+    stored = _stored(match)
+    return stored[0] if stored is not None else MatchState.from_json(match.state)
 
 
 def state_json(match: Match) -> dict[str, Any]:
     """The match's state in the whole JSON shape (``MatchState.to_json``): the one a write
     just made, if the row holds that state still."""
+    stored = _stored(match)
+    return stored[1] if stored is not None else load_state(match).to_json()
+
+
+def _stored(match: Match) -> tuple[MatchState, dict[str, Any]] | None:
+    """The state ``_store_state`` put on the row, decoded and whole, while the row holds it."""
     stored: tuple[dict[str, Any], MatchState, dict[str, Any]] | None = getattr(
         match, "_stored_state", None
     )
-    if stored is not None and stored[0] is match.state:
-        return stored[2]
-    return load_state(match).to_json()
+    if stored is None or stored[0] is not match.state:
+        return None
+    return stored[1], stored[2]
 
 
 def _store_state(match: Match, state: MatchState) -> None:
@@ -366,7 +369,7 @@ def _one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
     db = connections[DEFAULT_DB_ALIAS]
     meta = model._meta
     fields = meta.concrete_fields
-    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
+    columns = _column_list(fields, db)
     where = " AND ".join(f"{db.ops.quote_name(name)} = %s" for name in equal)
     with db.cursor() as cursor:
         cursor.execute(
@@ -386,6 +389,10 @@ def _from_db(field: Any, value: Any, db: BaseDatabaseWrapper) -> Any:
     for convert in [*db.ops.get_db_converters(column), *field.get_db_converters(db)]:
         value = convert(value, column, db)
     return value
+
+
+def _column_list(fields: Sequence[Any], db: BaseDatabaseWrapper) -> str:
+    return ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
 
 
 def _written(row: models.Model, pk: int) -> None:
@@ -409,7 +416,7 @@ def _write_row(row: Post | Decision) -> None:
     # As save() does: refuses a related row not yet saved, takes the key of one saved since.
     row._prepare_related_fields_for_save(operation_name="save")  # type: ignore[union-attr]
     fields, values = _fields_and_values(row, db)
-    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
+    columns = _column_list(fields, db)
     marks = ", ".join(["%s"] * len(fields))
     with db.cursor() as cursor:
         cursor.execute(
@@ -430,10 +437,10 @@ def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWra
     with db.cursor() as cursor:
         cursor.execute(
             f"WITH post AS (INSERT INTO {quote(Post._meta.db_table)}"
-            f" ({', '.join(quote(str(f.column)) for f in post_fields)})"
+            f" ({_column_list(post_fields, db)})"
             f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
             f" INSERT INTO {quote(Decision._meta.db_table)}"
-            f" ({', '.join([*(quote(str(f.column)) for f in fields), quote('post_id')])})"
+            f" ({_column_list(fields, db)}, {quote('post_id')})"
             f" SELECT {', '.join(['%s'] * len(fields))}, post.id FROM post RETURNING id, post_id",
             post_values + values,
         )
@@ -543,7 +550,7 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
     tables, params = [], []
     if waiting:
         post_fields = [f for f in Post._meta.concrete_fields if not f.primary_key]
-        columns = ", ".join(quote(str(f.column)) for f in post_fields)
+        columns = _column_list(post_fields, db)
         tables.append(
             f"post AS (INSERT INTO {quote(Post._meta.db_table)} ({columns}) SELECT {columns}"
             f" FROM jsonb_populate_record(NULL::{quote(Post._meta.db_table)}, %s::jsonb)"
@@ -609,7 +616,7 @@ def _insert_event_rows(rows: list[dict[str, Any]]) -> None:
     for row in rows:
         known = _event_values(row, created_at)
         values += [f.get_db_prep_save(known[f.attname], db) for f in fields]
-    columns = ", ".join(db.ops.quote_name(str(f.column)) for f in fields)
+    columns = _column_list(fields, db)
     marks = "(" + ", ".join(["%s"] * len(fields)) + ")"
     with db.cursor() as cursor:
         cursor.execute(
