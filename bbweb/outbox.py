@@ -18,13 +18,16 @@ task sent this way is idempotent (notices carry keys, deadlines are applied unde
 lock).
 """
 
+import json
 import logging
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from celery import current_app
 from django.db import connections, models, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
@@ -54,11 +57,49 @@ def _insert(task: str, args: list[Any], claim: datetime | None) -> int:
     """The row, in one plain INSERT: a request writes one beside its post, and the ORM's
     create costs more than the statement."""
     db = connections[OutboxMessage.objects.db]
-    values = [task, args, timezone.now(), claim]  # as the fields write them, on any database
-    prepared = [f.get_db_prep_save(v, db) for f, v in zip(_FIELDS, values, strict=True)]
     with db.cursor() as cursor:
-        cursor.execute(_INSERT, prepared)
+        cursor.execute(_INSERT, _prepared(task, args, timezone.now(), claim, db))
         return int(cursor.fetchone()[0])
+
+
+@dataclass(frozen=True)
+class KeyOf:
+    """Among a task's arguments given to ``insert_statement``: the key of the row that the
+    common table expression ``table`` of the same statement inserts."""
+
+    table: str
+
+
+def insert_statement(
+    tasks: list[tuple[str, list[Any]]], db: BaseDatabaseWrapper
+) -> tuple[str, list[Any]]:
+    """The INSERT of rows for the relay (as ``enqueue`` writes them, not at once) and its
+    parameters, for a writer to run within a statement of its own (PostgreSQL): a
+    declaration's match UPDATE takes its notices along as a common table expression."""
+    now = timezone.now()
+    rows, params = [], []
+    for task, args in tasks:
+        task_value, args_value, created_at, claim = _prepared(task, args, now, None, db)
+        if any(isinstance(arg, KeyOf) for arg in args):
+            built = [f"(SELECT id FROM {a.table})" if isinstance(a, KeyOf) else "%s" for a in args]
+            rows.append(f"(%s, jsonb_build_array({', '.join(built)}), %s, %s, 0)")
+            plain = [json.dumps(a) for a in args if not isinstance(a, KeyOf)]
+            params += [task_value, *plain, created_at, claim]
+        else:
+            rows.append("(%s, %s, %s, %s, 0)")
+            params += [task_value, args_value, created_at, claim]
+    return _INSERT.partition(" VALUES")[0] + f" VALUES {', '.join(rows)}", params
+
+
+def _prepared(
+    task: str,
+    args: list[Any],
+    created_at: datetime,
+    claim: datetime | None,
+    db: BaseDatabaseWrapper,
+) -> list[Any]:
+    values = [task, args, created_at, claim]  # as the fields write them, on any database
+    return [f.get_db_prep_save(v, db) for f, v in zip(_FIELDS, values, strict=True)]
 
 
 _FIELDS = [

@@ -22,6 +22,11 @@ def is_game_master(user: AbstractBaseUser | AnonymousUser) -> bool:
     return bool(memo)
 
 
+def remember_game_master(user: AbstractBaseUser, member: bool) -> None:
+    """What ``is_game_master`` answers for this user object, already read with it."""
+    setattr(user, _MEMO, member)
+
+
 def make_game_master(user: User) -> None:
     """A GM manages its leagues, teams and players in the admin, hence staff status."""
     group, _ = Group.objects.get_or_create(name=GM_GROUP)

@@ -101,6 +101,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's model backend, whose session user comes with what every page's navigation asks;
+# the plain one after it keeps the sessions it opened before valid (they name their backend).
+AUTHENTICATION_BACKENDS = [
+    "teams.backends.PageUserBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -43,6 +43,7 @@ FLOOR_OF = {
     "poll": "floor read",
     "match page": "floor read",
 }
+REQUESTS_PER_ROUND = 3  # of each kind, per client, at the levels of few clients
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -219,7 +220,12 @@ def _phase(server: int, players: list[Player], kind: str, per_client: int, tally
 
 
 def run_level(server: int, players: list[Player], rounds: int, requests: int) -> dict[str, Tally]:
+    """``requests`` of each kind (at least one per client and round) in at least ``rounds``
+    rounds. A client's declarations in a round stop at the first that opens a question, so a
+    level of few clients runs more, shorter rounds: as many declarations as its floor writes,
+    not a handful measured against ninety."""
     tallies = {kind: Tally() for kind in KINDS}
+    rounds = max(rounds, requests // (len(players) * REQUESTS_PER_ROUND))
     per_client = max(1, requests // (rounds * len(players)))
     for _ in range(rounds):
         for kind in KINDS:

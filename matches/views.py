@@ -55,11 +55,13 @@ def _access_only() -> QuerySet[Match]:
 
 
 def _readable(
-    request: HttpRequest, pk: int, matches: QuerySet[Match] | None = None
+    request: HttpRequest, pk: int, matches: Callable[[], QuerySet[Match]] = _matches
 ) -> Match | None:
     """The match, or None when this reader must log in first: a private match is read by its
     coaches and its GM only, and does not exist for anybody else."""
-    match = get_object_or_404(_matches() if matches is None else matches, pk=pk)
+    match = services.match_by_key(pk, matches)
+    if match is None:
+        raise Http404
     if may_read(match, request.user):
         return match
     if not request.user.is_authenticated:
@@ -210,7 +212,7 @@ def thread_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def live(request: HttpRequest, pk: int) -> HttpResponse:
     """Polled every few seconds: 204 while the match's version is the one the page shows."""
-    match = _readable(request, pk, _access_only())
+    match = _readable(request, pk, _access_only)
     if match is None:
         return HttpResponse(status=403)
     if request.GET.get("v") == str(match.version):

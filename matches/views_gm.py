@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -96,9 +96,13 @@ def describe(event: MatchEvent, names: Names, post_number: int | None) -> str:
 
 
 def _post_numbers(match: Match, events: list[MatchEvent]) -> dict[int, int]:
-    """The post number of each event's post, by the post's id."""
-    ids = {e.post_id for e in events if e.post_id}
-    return dict(match.posts.filter(pk__in=ids).values_list("pk", "number"))
+    """The post number of each event's post, by the post's id (an event read with its
+    ``post_number`` needs no query)."""
+    known = {e.post_id: e.post_number for e in events if hasattr(e, "post_number")}
+    ids = {e.post_id for e in events if e.post_id and e.post_id not in known}
+    if ids:  # order_by(): the posts' default order would join the match for nothing
+        known.update(match.posts.filter(pk__in=ids).order_by().values_list("pk", "number"))
+    return {pk: number for pk, number in known.items() if pk is not None}
 
 
 DISPUTABLE_ROLLS = 40  # the latest live rolls are offered for a dispute, newest first
@@ -111,10 +115,11 @@ def _latest_live_rolls(match: Match) -> list[MatchEvent]:
     latest = (
         match.events.filter(Q(data__has_key="faces") | Q(type__in=folding.UNDOING_EVENTS))
         .only("number", "type", "data", "post_id")
+        .annotate(post_number=F("post__number"))
         .order_by("-number")[: DISPUTABLE_ROLLS * 2]
     )
     undone: set[int] = set()
-    rolls = []
+    rolls: list[MatchEvent] = []
     for event in latest:
         if event.type in folding.UNDOING_EVENTS:
             undone.update(folding.undone_numbers([event]))

@@ -40,6 +40,7 @@ from matches.services.core import (
     is_match_gm,
     last_event_number,
     load_state,
+    match_by_key,
     may_read,
     state_json,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "last_event_number",
     "load_state",
     "lock_match",
+    "match_by_key",
     "may_read",
     "may_schedule",
     "may_schedule_any",

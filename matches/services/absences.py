@@ -40,7 +40,11 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
     if writes is not None:
         orders = writes.batch.orders.get((match.pk, owner))
     else:
-        orders = core._one_row(StandingOrders, match_id=match.pk, user_id=owner)
+        orders = (
+            core._one_row(StandingOrders, match_id=match.pk, user_id=owner)
+            if getattr(match, "has_standing_orders", True)
+            else None
+        )
     if orders is None:
         orders = StandingOrders(match=match, user_id=owner)
     events = [event.data | {"type": event.type} for event in resolution.events]
@@ -119,7 +123,8 @@ def _record_standing_answer(
     match: Match, state: MatchState, pending: Pending, choice: Any, asked_in: Post
 ) -> None:
     """The decision arose and was answered at once: a row that says so, pointing to the
-    declaration's post as every question of it does, and the thread's post."""
+    declaration's post as every question of it does (written with it when it waits), and the
+    thread's post (written with the match)."""
     owner = coach_of(match, pending.to)
     now = core.now()
     _insert(
@@ -144,6 +149,7 @@ def _record_standing_answer(
         author=User(pk=owner),  # its key is all the post keeps of it
         actor=pending.to,
         declaration={"kind": pending.kind, "choice": choice, "default": False},
+        with_match=True,
     )
 
 

@@ -33,8 +33,12 @@ def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta)
     if match.league_id is not None:
         users = [coach_of(match, actor) for actor in actors]
         writes = buffer.current()
+        locked_ends = core.vacation_ends(match)
         if writes is not None:
             away_until = writes.batch.away_until(match.league_id, users, now)
+        elif locked_ends is not None:
+            ends = [end for user in users if (end := locked_ends.get(user)) and end > now]
+            away_until = max(ends, default=None)
         else:
             away_until = _latest_vacation_end(match.league_id, users, now)
         if away_until is not None:

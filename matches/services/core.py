@@ -8,22 +8,21 @@ state. In a batch of the sweep the writes here go to ``buffer`` instead of the d
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Q
-from django.db.models.query import get_related_populators
-from django.db.models.sql.compiler import SQLCompiler
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from bbweb import compiled, outbox
 from matches import folding
 from matches.markup import render_markdown
-from matches.models import Decision, Match, MatchEvent, Post
+from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
 from matches.services import buffer
 from rules.engine import Dice, FairDice, IllegalAction, MatchState, compacted
 
@@ -180,63 +179,63 @@ def _lock_query(skip_locked: bool) -> "models.QuerySet[Match]":
     # The heads of the thread and the chain are columns of the row, so this read has them as
     # the last writer committed them (a subquery of the posts or events here would see the
     # snapshot taken before waiting for the lock).
-    return Match.objects.select_for_update(skip_locked=skip_locked, of=("self",)).select_related(
-        "home_team", "away_team", "league"
+    # With the row come what a declaration may ask midway, as subqueries of this one read: the
+    # last vacation end of each coach (a new deadline starts after it) and whether anybody gave
+    # standing orders for the match (when nobody did, their defaults answer, unread).
+    return (
+        Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+        .select_related("home_team", "away_team", "league")
+        .annotate(
+            has_standing_orders=Exists(StandingOrders.objects.filter(match_id=OuterRef("pk"))),
+            **{_away_until(coach): _last_vacation_end(coach) for coach in COACH_COLUMNS},
+        )
     )
 
 
-@dataclass(frozen=True)
-class _Compiled:
-    """A query by primary key compiled once per connection, and how its row becomes the
-    match with its teams and league: Django compiles a query anew each time, and for this
-    one, four tables' columns, that took longer than the database answering it."""
+COACH_COLUMNS = (
+    "home_team__captain_id",
+    "home_team__rival_id",
+    "away_team__captain_id",
+    "away_team__rival_id",
+)
 
-    sql: str
-    compiler: SQLCompiler
-    converters: dict[int, Any]
-    init_list: list[str]
-    columns: slice
-    related: list[Any]
 
-    @classmethod
-    def of(cls, queryset: "models.QuerySet[Match]") -> "_Compiled":
-        compiler = queryset.filter(pk=0).query.get_compiler(queryset.db)
-        sql, _params = compiler.as_sql()
-        info = compiler.klass_info
-        assert info is not None
-        select = compiler.select
-        fields = info["select_fields"]
-        columns = slice(fields[0], fields[-1] + 1)
-        return cls(
-            sql,
-            compiler,
-            compiler.get_converters([column[0] for column in select]),
-            [column[0].target.attname for column in select[columns]],
-            columns,
-            get_related_populators(info, select, queryset.db, queryset._fetch_mode),  # type: ignore[attr-defined]
-        )
+def _away_until(coach: str) -> str:
+    return "away_until_" + coach.removesuffix("_id").replace("_team__", "_")
 
-    def get(self, pk: int) -> Match | None:
-        with self.compiler.connection.cursor() as cursor:
-            cursor.execute(self.sql, [pk])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        if self.converters:
-            [row] = self.compiler.apply_converters([row], self.converters)
-        match = Match.from_db(self.compiler.using, self.init_list, row[self.columns])
-        for populator in self.related:
-            populator.populate(row, match)
-        return match
+
+def _last_vacation_end(coach: str) -> Subquery:
+    return Subquery(
+        Vacation.objects.filter(league_id=OuterRef("league_id"), user_id=OuterRef(coach))
+        .order_by("-ends_at")
+        .values("ends_at")[:1]
+    )
+
+
+def vacation_ends(match: Match) -> dict[int, datetime | None] | None:
+    """The last vacation end of each of the match's coaches, by user id, as the locked read
+    (``_locked``) took them; None for a match read otherwise."""
+    if not hasattr(match, _away_until(COACH_COLUMNS[0])):
+        return None
+    ends: dict[int, datetime | None] = {}
+    for coach in COACH_COLUMNS:
+        team, _sep, column = coach.partition("__")
+        user = getattr(getattr(match, team), column)
+        if user is not None:
+            ends[user] = getattr(match, _away_until(coach))
+    return ends
 
 
 def _locked_row(skip_locked: bool, match_id: int) -> Match | None:
-    db = connections[DEFAULT_DB_ALIAS]
-    # Kept on the connection (one per thread), which the compiled query refers to.
-    compiled: dict[bool, _Compiled] = db.__dict__.setdefault("bbweb_compiled_locks", {})
-    if skip_locked not in compiled:
-        compiled[skip_locked] = _Compiled.of(_lock_query(skip_locked))
-    return compiled[skip_locked].get(match_id)
+    return match_by_key(match_id, _lock_query, skip_locked)
+
+
+def match_by_key(
+    match_id: int, query: Callable[..., "models.QuerySet[Match]"], *args: Any
+) -> Match | None:
+    """The match ``query(*args)`` finds by this key, its SQL compiled once per connection
+    (bbweb/compiled.py): for the reads every request of a match makes."""
+    return compiled.by_key(match_id, query, *args)
 
 
 def _locked(match_id: int) -> Match:
@@ -313,13 +312,34 @@ def _touch(match: Match) -> None:
         return
     values = buffer._values(match)
     changed = [name for name, value in values.items() if not _same(value, loaded[name])]
-    rows: list[dict[str, Any]] = match.__dict__.pop("_unwritten_events", [])
-    if rows and connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
-        _write_events_with_match(match, rows, changed)
+    if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
+        _write_with_match(match, changed)
     else:
-        _write_event_rows(rows)
+        _write_events(match)
         buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
+
+
+def _waits_on_match(match: Match) -> bool:
+    """Whether a row can wait to be written by the match's own UPDATE (``_touch``): on
+    PostgreSQL, outside a batch of the sweep, for a match read by ``_locked``. Only what
+    ``_settle`` writes before its ``_touch`` waits so (the question, its notice, a new turn's
+    notice, a standing order's post)."""
+    return (
+        buffer.current() is None
+        and hasattr(match, "_loaded")
+        and connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+    )
+
+
+def _insert_with_match(match: Match, decision: Decision) -> Decision:
+    """A decision asked: written with the match's changes where it can wait, else now."""
+    if _waits_on_match(match):
+        assert "_unwritten_decision" not in match.__dict__
+        match._unwritten_decision = decision  # type: ignore[attr-defined]
+    else:
+        _insert(decision)
+    return decision
 
 
 def _same(value: Any, loaded: Any) -> bool:
@@ -330,6 +350,8 @@ def _insert[Row: models.Model](row: Row) -> Row:
     """A new row: saved now, or kept for the bulk insert of the sweep's batch."""
     writes = buffer.current()
     if writes is not None:
+        if isinstance(row, Decision):
+            _saved(row.post)
         writes.insert(row)
     elif isinstance(row, Post | Decision):
         _write_row(row)
@@ -338,7 +360,7 @@ def _insert[Row: models.Model](row: Row) -> Row:
     return row
 
 
-def _saved(post: Post) -> Post:
+def _saved[Maybe: Post | None](post: Maybe) -> Maybe:
     """The post written, if it was waiting to be written with its events (``_new_post``
     with ``with_events``): before anything else points to it."""
     if _waits_for_events(post):
@@ -347,7 +369,7 @@ def _saved(post: Post) -> Post:
     return post
 
 
-def _waits_for_events(post: Post | None) -> bool:
+def _waits_for_events(post: Post | None) -> TypeGuard[Post]:
     return post is not None and getattr(post, "_waits_for_events", False)
 
 
@@ -450,6 +472,27 @@ def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWra
     decision.post = post  # its key, now known
 
 
+def _write_post_with(
+    post: Post, update: str, params: list[Any], db: BaseDatabaseWrapper
+) -> int | None:
+    """The post waiting to be written, inserted by the statement that runs ``update`` (an
+    UPDATE ... RETURNING id, post_id of decisions) as its common table expression. Returns the
+    post_id of the first updated row (by id) that has one, or None."""
+    del post._waits_for_events  # type: ignore[attr-defined]
+    fields, values = _fields_and_values(post, db)
+    with db.cursor() as cursor:
+        cursor.execute(
+            f"WITH answered AS ({update}) INSERT INTO {db.ops.quote_name(Post._meta.db_table)}"
+            f" ({_column_list(fields, db)}) VALUES ({', '.join(['%s'] * len(fields))})"
+            " RETURNING id, (SELECT post_id FROM answered WHERE post_id IS NOT NULL"
+            " ORDER BY id LIMIT 1)",
+            params + values,
+        )
+        post_id, asked = cursor.fetchone()
+    _written(post, post_id)
+    return int(asked) if asked is not None else None
+
+
 def _new_post(
     match: Match,
     state: MatchState,
@@ -462,9 +505,11 @@ def _new_post(
     summary: dict[str, Any] | None = None,
     idempotency_key: str = "",
     with_events: bool = False,
+    with_match: bool = False,
 ) -> Post:
     """The match's next post. ``with_events``: written with the events that will point to it,
-    in one statement (``_append_events``), or by ``_saved`` if something else needs it first."""
+    in one statement (``_append_events``), or by ``_saved`` if something else needs it first.
+    ``with_match``: nothing points to it; written with the match's changes where it can wait."""
     post = Post(
         match=match,
         number=match.last_post_number + 1,
@@ -482,6 +527,8 @@ def _new_post(
     )
     if with_events:
         post._waits_for_events = True  # type: ignore[attr-defined]
+    elif with_match and _waits_on_match(match):
+        match.__dict__.setdefault("_unwritten_posts", []).append(post)
     else:
         _insert(post)
     match.last_post_number = post.number  # saved with the match by ``_touch``
@@ -526,8 +573,16 @@ def _append_events(
 
 def _write_events(match: Match) -> None:
     """The events ``_append_events`` left on the match, written now (with the post that waits
-    for them) for whoever reads them back before ``_touch``: the post-match's tally."""
+    for them, and the other rows waiting on the match) for whoever reads them back before
+    ``_touch``: the post-match's tally."""
     _write_event_rows(match.__dict__.pop("_unwritten_events", []))
+    for post in match.__dict__.pop("_unwritten_posts", []):
+        _insert(post)
+    decision = match.__dict__.pop("_unwritten_decision", None)
+    if decision is not None:
+        _insert(decision)
+    for task, args in match.__dict__.pop("_unwritten_tasks", []):
+        outbox.enqueue(task, [arg.pk if isinstance(arg, models.Model) else arg for arg in args])
 
 
 def _write_event_rows(rows: list[dict[str, Any]]) -> None:
@@ -536,31 +591,112 @@ def _write_event_rows(rows: list[dict[str, Any]]) -> None:
     _insert_event_rows(rows)
 
 
-def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: list[str]) -> None:
-    """The post waiting for its events, the events and the match's changes in one statement
-    (PostgreSQL): the INSERTs as common table expressions, the events taking the post's new
-    key, then the match's UPDATE. The post and the events go as one JSON document each, which
-    the database reads into rows of their tables (``jsonb_populate_record``): one parameter
-    however many events, and a statement whose text, and so whose parsing, repeats."""
+def _write_with_match(match: Match, changed: list[str]) -> None:
+    """The rows waiting on the match and its changes in one statement (PostgreSQL): the post
+    waiting for its events or its question (``post``), the question (``decision``), the
+    posts nothing points to (``answer0``...), the events, the tasks for the outbox's relay
+    (a question's notice taking the question's new key), each INSERT a common table
+    expression, then the match's UPDATE, which returns the new keys."""
     db = connections[DEFAULT_DB_ALIAS]
+    events: list[dict[str, Any]] = match.__dict__.pop("_unwritten_events", [])
+    decision: Decision | None = match.__dict__.pop("_unwritten_decision", None)
+    answers: list[Post] = match.__dict__.pop("_unwritten_posts", [])
+    tasks: list[tuple[str, list[Any]]] = match.__dict__.pop("_unwritten_tasks", [])
+    post = events[0]["post"] if events else decision.post if decision is not None else None
+    post_waits = _waits_for_events(post)
+    tables: list[str] = []
+    params: list[Any] = []
+    written: list[tuple[str, models.Model]] = []
+    if post_waits:
+        assert post is not None
+        params += _post_table(post, tables, db)
+        written.append(("post", post))
+    if decision is not None:
+        params += _decision_table(decision, tables, post_waits, db)
+        written.append(("decision", decision))
+    for n, answer in enumerate(answers):
+        params += _answer_table(answer, f"answer{n}", tables, db)
+        written.append((f"answer{n}", answer))
+    if events:
+        params += _event_table(events, tables, post_waits, db)
+    if tasks:
+        keyed = [(task, [_key_of(arg, decision) for arg in args]) for task, args in tasks]
+        insert, task_params = outbox.insert_statement(keyed, db)
+        tables.append(f"tasks AS ({insert})")
+        params += task_params
+    update, update_params = buffer.update_statement(Match, [match], changed, db)
+    if tables:
+        update = f"WITH {', '.join(tables)} {update}"
+    if written:
+        update += " RETURNING " + ", ".join(f"(SELECT id FROM {name})" for name, _ in written)
+    with db.cursor() as cursor:
+        cursor.execute(update, params + update_params)
+        keys = cursor.fetchone() if written else ()
+    for (_name, row), pk in zip(written, keys, strict=True):
+        row.__dict__.pop("_waits_for_events", None)
+        _written(row, pk)
+    if decision is not None and decision.post is not None:
+        decision.post_id = decision.post.pk  # known now
+
+
+def _key_of(arg: Any, decision: Decision | None) -> Any:
+    """A task's argument as the outbox writes it: the question written by the same statement
+    as the common table expression that returns its key."""
+    if arg is decision and decision is not None:
+        return outbox.KeyOf("decision")
+    return arg.pk if isinstance(arg, models.Model) else arg
+
+
+def _answer_table(post: Post, name: str, tables: list[str], db: BaseDatabaseWrapper) -> list[Any]:
+    fields, values = _fields_and_values(post, db)
+    tables.append(
+        f"{name} AS (INSERT INTO {db.ops.quote_name(Post._meta.db_table)}"
+        f" ({_column_list(fields, db)}) VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id)"
+    )
+    return values
+
+
+def _post_table(post: Post, tables: list[str], db: BaseDatabaseWrapper) -> list[Any]:
+    """The post as a JSON document the database reads into a row of its table
+    (``jsonb_populate_record``): one parameter, and a statement whose text repeats."""
     quote = db.ops.quote_name
-    post = rows[0]["post"]
-    assert all(row["post"] is post for row in rows)
-    waiting = _waits_for_events(post)
-    tables, params = [], []
-    if waiting:
-        post_fields = [f for f in Post._meta.concrete_fields if not f.primary_key]
-        columns = _column_list(post_fields, db)
-        tables.append(
-            f"post AS (INSERT INTO {quote(Post._meta.db_table)} ({columns}) SELECT {columns}"
-            f" FROM jsonb_populate_record(NULL::{quote(Post._meta.db_table)}, %s::jsonb)"
-            " RETURNING id)"
-        )
-        params.append(_json_record({f.column: f.pre_save(post, True) for f in post_fields}))
+    fields = [f for f in Post._meta.concrete_fields if not f.primary_key]
+    columns = _column_list(fields, db)
+    tables.append(
+        f"post AS (INSERT INTO {quote(Post._meta.db_table)} ({columns}) SELECT {columns}"
+        f" FROM jsonb_populate_record(NULL::{quote(Post._meta.db_table)}, %s::jsonb)"
+        " RETURNING id)"
+    )
+    return [_json_record({f.column: f.pre_save(post, True) for f in fields})]
+
+
+def _decision_table(
+    decision: Decision, tables: list[str], post_waits: bool, db: BaseDatabaseWrapper
+) -> list[Any]:
+    """The question, asked by the post of the same statement when it waits, else by its own
+    post, written before."""
+    quote = db.ops.quote_name
+    fields, values = _fields_and_values(decision, db, leave="post_id")
+    post_id = "(SELECT id FROM post)" if post_waits else "%s"
+    tables.append(
+        f"decision AS (INSERT INTO {quote(Decision._meta.db_table)}"
+        f" ({_column_list(fields, db)}, {quote('post_id')})"
+        f" VALUES ({', '.join(['%s'] * len(fields))}, {post_id}) RETURNING id)"
+    )
+    return values if post_waits else [*values, decision.post_id]
+
+
+def _event_table(
+    rows: list[dict[str, Any]], tables: list[str], post_waits: bool, db: BaseDatabaseWrapper
+) -> list[Any]:
+    """The events as one JSON document (``jsonb_populate_recordset``): one parameter however
+    many events; their post's key taken from ``post`` when it waits."""
+    quote = db.ops.quote_name
+    assert all(row["post"] is rows[0]["post"] for row in rows)
     fields = [f for f in MatchEvent._meta.concrete_fields if not f.primary_key]
     names = [quote(str(f.column)) for f in fields]
     selected = [
-        "(SELECT id FROM post)" if waiting and f.attname == "post_id" else name
+        "(SELECT id FROM post)" if post_waits and f.attname == "post_id" else name
         for f, name in zip(fields, names, strict=True)
     ]
     tables.append(
@@ -570,14 +706,7 @@ def _write_events_with_match(match: Match, rows: list[dict[str, Any]], changed: 
     )
     created_at = timezone.now()
     known = [_event_values(row, created_at) for row in rows]
-    params.append(_json_record([{f.column: values[f.attname] for f in fields} for values in known]))
-    update, update_params = buffer.update_statement(Match, [match], changed, db)
-    returning = " RETURNING (SELECT id FROM post)" if waiting else ""
-    with db.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(tables)} {update}{returning}", params + update_params)
-        if waiting:
-            del post._waits_for_events
-            _written(post, cursor.fetchone()[0])
+    return [_json_record([{f.column: values[f.attname] for f in fields} for values in known])]
 
 
 def _event_values(row: dict[str, Any], created_at: datetime) -> dict[str, Any]:

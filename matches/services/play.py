@@ -28,7 +28,6 @@ from matches.services.core import (
     Outcome,
     _already_done,
     _append_events,
-    _insert,
     _locked,
     _new_post,
     _refuse_if_illegal,
@@ -199,13 +198,6 @@ def _apply_answer(
         resolution = resolve(state, pending.actor, decl, answers, core.dice_for(match))
     except InvalidAnswer as error:
         raise MatchError(error.args[0].code, error.args[0].message) from None
-    asked = _answer_open_decisions(
-        match,
-        answered_at=core.now(),
-        answer=choice,
-        answered_by=user if user is not None and user.is_authenticated else None,
-        answered_how=how,
-    )
     if post is None:
         post = _new_post(
             match,
@@ -215,18 +207,29 @@ def _apply_answer(
             actor=pending.to,
             declaration={"kind": pending.kind, "choice": choice, "default": user is None},
             idempotency_key=idempotency_key,
+            with_events=True,  # written with the answer, below
         )
+    asked = _answer_open_decisions(
+        match,
+        post,
+        answered_at=core.now(),
+        answer=choice,
+        answered_by=user if user is not None and user.is_authenticated else None,
+        answered_how=how,
+    )
     origin = asked if asked is not None else post
     decision = _settle(match, state, pending.actor, decl, answers, resolution, origin)
     return Outcome(post, decision)
 
 
-def _answer_open_decisions(match: Match, **answer: Any) -> Post | None:
-    """Close every open decision of the match with ``answer``; returns the post of the one
-    the thread asked (the declaration's post), which the answer's events point to."""
+def _answer_open_decisions(match: Match, answer_post: Post, **answer: Any) -> Post | None:
+    """Close every open decision of the match with ``answer``, and write ``answer_post`` if it
+    waits to be written; returns the post of the decision the thread asked (the declaration's
+    post), which the answer's events point to."""
     writes = buffer.current()
     if writes is not None:
         asked = writes.answer_open(**answer)
+        core._saved(answer_post)
         return asked.post if asked is not None else None
     db = connections[DEFAULT_DB_ALIAS]
     meta = Decision._meta
@@ -234,16 +237,22 @@ def _answer_open_decisions(match: Match, **answer: Any) -> Post | None:
     sets = ", ".join(f"{db.ops.quote_name(str(f.column))} = %s" for f in fields)
     keyed = {k: v.pk if isinstance(v, models.Model) else v for k, v in answer.items()}
     values = [f.get_db_prep_save(keyed[f.name], db) for f in fields]
-    with db.cursor() as cursor:
-        # One statement that closes them and names them, where the ORM read, then updated.
-        cursor.execute(
-            f"UPDATE {db.ops.quote_name(meta.db_table)} SET {sets}"
-            " WHERE match_id = %s AND answered_at IS NULL RETURNING id, post_id",
-            [*values, match.pk],
-        )
-        asked = min((row for row in cursor.fetchall() if row[1] is not None), default=None)
+    # One statement that closes them and names the asked one, where the ORM read, then
+    # updated; on PostgreSQL the answer's post is inserted by the same statement.
+    update = (
+        f"UPDATE {db.ops.quote_name(meta.db_table)} SET {sets}"
+        " WHERE match_id = %s AND answered_at IS NULL RETURNING id, post_id"
+    )
+    if core._waits_for_events(answer_post) and db.vendor == "postgresql":
+        asked_post = core._write_post_with(answer_post, update, [*values, match.pk], db)
+    else:
+        core._saved(answer_post)
+        with db.cursor() as cursor:
+            cursor.execute(update, [*values, match.pk])
+            asked = min((row for row in cursor.fetchall() if row[1] is not None), default=None)
+        asked_post = asked[1] if asked is not None else None
     # The post's key is all the answer's events and questions need of it.
-    return Post(pk=asked[1], match=match) if asked is not None else None
+    return Post(pk=asked_post, match=match) if asked_post is not None else None
 
 
 def _settle(
@@ -265,7 +274,7 @@ def _settle(
         ordered = _standing_answer(match, resolution)
         if ordered is None:
             break
-        _record_standing_answer(match, before, resolution.pending, ordered, core._saved(post))
+        _record_standing_answer(match, before, resolution.pending, ordered, post)
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, core.dice_for(match))
     if resolution.pending is not None:
@@ -297,7 +306,8 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
         hours = league.decision_deadline_hours if league else DEFAULT_DECISION_HOURS
     now = core.now()
     deadline = _deadline(match, [pending.to], now, timedelta(hours=hours))
-    decision = _insert(
+    decision = core._insert_with_match(
+        match,
         Decision(
             match=match,
             post=post,
@@ -308,9 +318,9 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
             preview=[event.to_json() for event in resolution.events],
             deadline_at=deadline,
             warnings_sent=_warnings_already_due(deadline - now),
-        )
+        ),
     )
-    jobs.enqueue_on_commit(jobs.NOTIFY_DECISION, decision)
+    jobs.enqueue_with_match(match, jobs.NOTIFY_DECISION, decision)
     return decision
 
 
@@ -329,7 +339,7 @@ def _after_resolution(match: Match, before: MatchState, after: MatchState) -> No
     if new_turn or after.phase != before.phase:
         _start_turn_clock(match, after)
     if new_turn:
-        jobs.enqueue_on_commit(jobs.NOTIFY_TURN, match.pk)
+        jobs.enqueue_with_match(match, jobs.NOTIFY_TURN, match.pk)
 
 
 def _default_decision(match: Match, decision: Decision) -> Outcome | None:

@@ -2,6 +2,7 @@
 
 import json
 import random
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -118,43 +119,101 @@ def test_a_post_not_yet_cached_costs_one_query_however_many_there_are(client: Cl
         assert len(queries) == cached + 1 + receipts.RECEIPT_QUERIES, new_posts
 
 
+def _write_through_the_api(
+    client: Client, view: str, match: Match, body: dict[str, Any], token: str
+) -> tuple[list[str], bool]:
+    """The statements of one write through the API (its token's last use written before), and
+    whether the match then waits for an answer."""
+    headers = {"authorization": f"Bearer {token}"}
+    client.get(reverse("api:match", args=[match.pk]), headers=headers)
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            reverse(view, args=[match.pk]),
+            json.dumps(body),
+            content_type="application/json",
+            headers=headers,
+        )
+    assert response.status_code == 201, response.json()
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert sum('"matches_match"' in q for q in sql) == 2  # locked, then saved
+    return sql, response.json()["match"]["pending"] is not None
+
+
+def _assert_standing_answers(recorded: list[str], write: str, asked: bool) -> None:
+    """What PostgreSQL ran between the lock and the match's own write: nothing, or a question a
+    standing order answered at once, recorded (rarely two). The write asks the question the
+    match now waits for, if any."""
+    assert len(recorded) <= 2, [q[:60] for q in recorded]
+    assert all('INSERT INTO "matches_decision"' in q for q in recorded), recorded
+    assert write.startswith("WITH ") and '"matches_match"' in write, write[:60]
+    assert ('INSERT INTO "matches_decision"' in write) == asked
+
+
 def test_a_declaration_through_the_api_reads_the_match_once() -> None:
     """The token (its last use is written once a minute), then one transaction: the match
-    locked (with the heads of its thread and chain), then the post, its events and the match
-    saved, in one statement on PostgreSQL; the answer is built from the locked row."""
+    locked (with the heads of its thread and chain), then the post, its events, its tasks and
+    the match saved, in one statement on PostgreSQL; the answer is built from the locked row."""
     match = autoplay.demo_match()
     rng = random.Random(3)
     tokens = {coach.pk: ApiToken.issue(coach) for coach in autoplay.coaches(match).values()}
     client = Client()
     declared = plain = 0
-    while declared < 8:
+    while declared < 24:
         match.refresh_from_db()
         if match.state.get("pending") is not None:
             autoplay.step(match.pk, rng)
             continue
         coach, declaration, side = autoplay.next_declaration(match, rng)
-        headers = {"authorization": f"Bearer {tokens[coach.pk]}"}
-        client.get(reverse("api:match", args=[match.pk]), headers=headers)  # last use written
-        with CaptureQueriesContext(connection) as captured:
-            response = client.post(
-                reverse("api:declare", args=[match.pk]),
-                json.dumps({**declaration, "side": side}),
-                content_type="application/json",
-                headers=headers,
-            )
-        assert response.status_code == 201, response.json()
-        sql = [q["sql"] for q in captured.captured_queries]
-        assert sum('"matches_match"' in q for q in sql) == 2  # locked, then saved
-        if not any('"matches_vacation"' in q or '"matches_decision"' in q for q in sql):
-            # Neither a new turn's clock nor a question opened: the bare declaration.
-            outbox = sum('"bbweb_outboxmessage"' in q for q in sql)  # a task queued
-            # The token, the transaction's two ends (savepoints in a test), the lock and the
-            # write: one statement on PostgreSQL, three elsewhere.
-            writes = 1 if connection.vendor == "postgresql" else 3
-            assert len(sql) == 4 + writes + outbox, [q[:60] for q in sql]
-            plain += 1
+        sql, asked = _write_through_the_api(
+            client, "api:declare", match, {**declaration, "side": side}, tokens[coach.pk]
+        )
+        # The token, the transaction's two ends (savepoints in a test), the lock (which reads
+        # the coaches' vacations and whether anybody gave standing orders with the row) and the
+        # writes. On PostgreSQL one statement writes the post, its events or the question it
+        # asks, the tasks queued and the match (after the record of a question a standing order
+        # answered). Elsewhere the post, its events or question and the match go one by one,
+        # and so does each task.
+        if connection.vendor == "postgresql":
+            *recorded, write = sql[3:-1]
+            _assert_standing_answers(recorded, write, asked)
+        else:
+            outbox = sum("bbweb_outboxmessage" in q for q in sql)
+            questions = sum(q.startswith('INSERT INTO "matches_decision"') for q in sql)
+            standing = questions - asked  # each recorded with its answer's post
+            assert len(sql) == 7 + outbox + 2 * standing, [q[:60] for q in sql]
+        plain += not asked
         declared += 1
-    assert plain >= 3
+    assert 3 <= plain < declared  # both kinds were seen
+
+
+def test_an_answer_through_the_api_reads_the_match_once() -> None:
+    """The token, then one transaction: the match locked, the open decisions closed with the
+    answer's post written in the same statement (PostgreSQL), then the events or the new
+    question, the tasks and the match in one more."""
+    match = autoplay.demo_match()
+    rng = random.Random(3)
+    coaches = autoplay.coaches(match)
+    tokens = {coach.pk: ApiToken.issue(coach) for coach in coaches.values()}
+    client = Client()
+    answered = 0
+    while answered < 8:
+        match.refresh_from_db()
+        pending = match.state.get("pending")
+        if pending is None:
+            autoplay.step(match.pk, rng)
+            continue
+        body = {"kind": pending["kind"], "choice": rng.choice(pending["options"])}
+        token = tokens[coaches[pending["to"]].pk]
+        sql, asked = _write_through_the_api(client, "api:decide", match, body, token)
+        if connection.vendor == "postgresql":
+            # The token, the transaction's two ends (savepoints in a test), the lock, the
+            # answer with its post, the rest of the write.
+            answer, *recorded, write = sql[3:-1]
+            assert answer.startswith("WITH answered AS (UPDATE"), answer[:60]
+            _assert_standing_answers(recorded, write, asked)
+        else:
+            assert sum(q.startswith('INSERT INTO "matches_decision"') for q in sql) == asked
+        answered += 1
 
 
 @pytest.mark.parametrize("is_public", [True, False])

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from bbweb import glossary
 from rules import gamedata
 from teams import advancement, rosters
+from teams.backends import WAITING_ANSWERS
 from teams.models import Invitation, MoveProposal
 
 register = template.Library()
@@ -58,6 +59,9 @@ def waiting_answers(user: AbstractBaseUser | AnonymousUser) -> int:
     """Invitations and proposed moves that wait for this user's answer (for the navigation)."""
     if not user.is_authenticated:
         return 0
+    known = getattr(user, WAITING_ANSWERS, None)  # read with the session's user
+    if known is not None:
+        return int(known)
     invitations = Invitation.objects.filter(user=user.pk, status=Invitation.Status.PENDING)
     moves = MoveProposal.objects.filter(
         player__team__rival=user.pk, status=MoveProposal.Status.PENDING
