@@ -8,8 +8,9 @@ from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, F, Func, IntegerField, OuterRef, QuerySet, Subquery
+from django.http import HttpRequest
 
 from bbweb import compiled, roles
 from teams.models import Invitation, MoveProposal
@@ -32,6 +33,20 @@ class PageUserBackend(ModelBackend):
         facts = user.__dict__
         roles.remember_game_master(user, facts["gm_member"])
         setattr(user, WAITING_ANSWERS, facts["invitations_waiting"] + facts["moves_waiting"])
+        return user
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> User | None:
+        """As the model backend; a refusal ends the search, so that the plain backend listed
+        after this one for the older sessions does not hash the password a second time."""
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is None:
+            raise PermissionDenied
         return user
 
 

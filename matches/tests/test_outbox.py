@@ -14,6 +14,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from bbweb import outbox
 from bbweb.models import OutboxMessage
 from matches import autoplay
+from matches.models import Decision
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -173,3 +174,18 @@ def test_two_relays_at_once_never_take_the_same_row(broker: Broker) -> None:
         other.join()
     assert len(held) == 3 and seen == [0] and broker.sent == []
     assert outbox.relay() == 3 and len(broker.sent) == 3
+
+
+def test_each_question_asked_has_one_notice_naming_it(broker: Broker) -> None:
+    """A question's notice goes in the statement that writes the question (PostgreSQL), and
+    takes its key there: every question asked, none other, is named by exactly one notice."""
+    match = autoplay.demo_match()
+    rng = random.Random(11)
+    for _ in range(60):
+        autoplay.step(match.pk, rng)
+    asked = sorted(
+        Decision.objects.filter(match=match, deadline_at__isnull=False).values_list("pk", flat=True)
+    )
+    notices = OutboxMessage.objects.filter(task="matches.tasks.notify_decision")
+    named = sorted(pk for args in notices.values_list("args", flat=True) for pk in args)
+    assert asked and named == asked

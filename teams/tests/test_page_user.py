@@ -57,3 +57,25 @@ def test_a_gm_is_told_apart_on_every_page(
         assert _badge(html) == 0
         asked_apart = [q for q in sql if '"auth_group"' in q and '"auth_user"."id"' not in q]
         assert bool(asked_apart) == (backend != BACKENDS[0]), asked_apart
+
+
+def test_a_wrong_password_is_checked_once(
+    client: Client, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plain backend listed for the older sessions never checks a refused login again."""
+    alice.set_password("right horse battery")
+    alice.save()
+    checked: list[str] = []
+    check = User.check_password
+
+    def counted(user: User, raw: str) -> bool:
+        checked.append(raw)
+        return check(user, raw)
+
+    monkeypatch.setattr(User, "check_password", counted)
+    refused = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    assert refused.status_code == 200 and "_auth_user_id" not in client.session
+    assert checked == ["wrong"]
+    client.post(reverse("login"), {"username": "alice", "password": "right horse battery"})
+    assert client.session["_auth_user_id"] == str(alice.pk)
+    assert client.session["_auth_user_backend"] == BACKENDS[0]
