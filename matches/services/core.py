@@ -180,13 +180,21 @@ def _lock_query(skip_locked: bool) -> "models.QuerySet[Match]":
     # the last writer committed them (a subquery of the posts or events here would see the
     # snapshot taken before waiting for the lock).
     # With the row come what a declaration may ask midway, as subqueries of this one read: the
-    # last vacation end of each coach (a new deadline starts after it) and whether anybody gave
-    # standing orders for the match (when nobody did, their defaults answer, unread).
+    # last vacation end of each coach (a new deadline starts after it), whether anybody gave
+    # standing orders for the match (when nobody did, their defaults answer, unread) and the
+    # post that asked the open question (an answer's events point to it).
     return (
         Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
         .select_related("home_team", "away_team", "league")
         .annotate(
             has_standing_orders=Exists(StandingOrders.objects.filter(match_id=OuterRef("pk"))),
+            asked_in_post=Subquery(
+                Decision.objects.filter(
+                    match_id=OuterRef("pk"), answered_at__isnull=True, post__isnull=False
+                )
+                .order_by("pk")
+                .values("post_id")[:1]
+            ),
             **{_away_until(coach): _last_vacation_end(coach) for coach in COACH_COLUMNS},
         )
     )
@@ -472,25 +480,20 @@ def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWra
     decision.post = post  # its key, now known
 
 
-def _write_post_with(
-    post: Post, update: str, params: list[Any], db: BaseDatabaseWrapper
-) -> int | None:
-    """The post waiting to be written, inserted by the statement that runs ``update`` (an
-    UPDATE ... RETURNING id, post_id of decisions) as its common table expression. Returns the
-    post_id of the first updated row (by id) that has one, or None."""
-    del post._waits_for_events  # type: ignore[attr-defined]
-    fields, values = _fields_and_values(post, db)
-    with db.cursor() as cursor:
-        cursor.execute(
-            f"WITH answered AS ({update}) INSERT INTO {db.ops.quote_name(Post._meta.db_table)}"
-            f" ({_column_list(fields, db)}) VALUES ({', '.join(['%s'] * len(fields))})"
-            " RETURNING id, (SELECT post_id FROM answered WHERE post_id IS NOT NULL"
-            " ORDER BY id LIMIT 1)",
-            params + values,
-        )
-        post_id, asked = cursor.fetchone()
-    _written(post, post_id)
-    return int(asked) if asked is not None else None
+def _close_open_decisions(
+    match: Match, answer: dict[str, Any], db: BaseDatabaseWrapper
+) -> tuple[str, list[Any]]:
+    """The UPDATE that closes every open decision of the match with ``answer`` (the
+    decisions' fields by name), and its parameters."""
+    fields = [f for f in Decision._meta.concrete_fields if f.name in answer]
+    sets = ", ".join(f"{db.ops.quote_name(str(f.column))} = %s" for f in fields)
+    keyed = {k: v.pk if isinstance(v, models.Model) else v for k, v in answer.items()}
+    values = [f.get_db_prep_save(keyed[f.name], db) for f in fields]
+    return (
+        f"UPDATE {db.ops.quote_name(Decision._meta.db_table)} SET {sets}"
+        " WHERE match_id = %s AND answered_at IS NULL",
+        [*values, match.pk],
+    )
 
 
 def _new_post(
@@ -575,6 +578,11 @@ def _write_events(match: Match) -> None:
     """The events ``_append_events`` left on the match, written now (with the post that waits
     for them, and the other rows waiting on the match) for whoever reads them back before
     ``_touch``: the post-match's tally."""
+    answer = match.__dict__.pop("_unwritten_answer", None)
+    if answer is not None:  # before the new question is written, which stays open
+        db = connections[DEFAULT_DB_ALIAS]
+        with db.cursor() as cursor:
+            cursor.execute(*_close_open_decisions(match, answer, db))
     _write_event_rows(match.__dict__.pop("_unwritten_events", []))
     for post in match.__dict__.pop("_unwritten_posts", []):
         _insert(post)
@@ -592,11 +600,12 @@ def _write_event_rows(rows: list[dict[str, Any]]) -> None:
 
 
 def _write_with_match(match: Match, changed: list[str]) -> None:
-    """The rows waiting on the match and its changes in one statement (PostgreSQL): the post
-    waiting for its events or its question (``post``), the question (``decision``), the
-    posts nothing points to (``answer0``...), the events, the tasks for the outbox's relay
-    (a question's notice taking the question's new key), each INSERT a common table
-    expression, then the match's UPDATE, which returns the new keys."""
+    """The rows waiting on the match and its changes in one statement (PostgreSQL): the open
+    decisions an answer closes (``answered``), the post waiting for its events or its
+    question (``post``), the question (``decision``), the posts nothing points to
+    (``answer0``...), the events, the tasks for the outbox's relay (a question's notice
+    taking the question's new key), each a common table expression, then the match's UPDATE,
+    which returns the new keys."""
     db = connections[DEFAULT_DB_ALIAS]
     events: list[dict[str, Any]] = match.__dict__.pop("_unwritten_events", [])
     decision: Decision | None = match.__dict__.pop("_unwritten_decision", None)
@@ -607,6 +616,12 @@ def _write_with_match(match: Match, changed: list[str]) -> None:
     tables: list[str] = []
     params: list[Any] = []
     written: list[tuple[str, models.Model]] = []
+    answer = match.__dict__.pop("_unwritten_answer", None)
+    if answer is not None:
+        # All of the statement reads one snapshot: the question it asks stays open.
+        close, close_params = _close_open_decisions(match, answer, db)
+        tables.append(f"answered AS ({close})")
+        params += close_params
     if post_waits:
         assert post is not None
         params += _post_table(post, tables, db)

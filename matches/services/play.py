@@ -9,7 +9,7 @@ settled by an opposed roll that a task makes.
 from datetime import timedelta
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from matches.models import Decision, Match, Post
 from matches.services import buffer, core, jobs
@@ -207,7 +207,7 @@ def _apply_answer(
             actor=pending.to,
             declaration={"kind": pending.kind, "choice": choice, "default": user is None},
             idempotency_key=idempotency_key,
-            with_events=True,  # written with the answer, below
+            with_events=True,  # written with the decisions it closes, below
         )
     asked = _answer_open_decisions(
         match,
@@ -223,32 +223,28 @@ def _apply_answer(
 
 
 def _answer_open_decisions(match: Match, answer_post: Post, **answer: Any) -> Post | None:
-    """Close every open decision of the match with ``answer``, and write ``answer_post`` if it
-    waits to be written; returns the post of the decision the thread asked (the declaration's
-    post), which the answer's events point to."""
+    """Close every open decision of the match with ``answer`` and write ``answer_post`` if it
+    waits to be written: with the match's changes where they can wait, else now. Returns the
+    post of the decision the thread asked (the declaration's post), which the answer's events
+    point to."""
     writes = buffer.current()
     if writes is not None:
         asked = writes.answer_open(**answer)
         core._saved(answer_post)
         return asked.post if asked is not None else None
-    db = connections[DEFAULT_DB_ALIAS]
-    meta = Decision._meta
-    fields = [f for f in meta.concrete_fields if f.name in answer]
-    sets = ", ".join(f"{db.ops.quote_name(str(f.column))} = %s" for f in fields)
-    keyed = {k: v.pk if isinstance(v, models.Model) else v for k, v in answer.items()}
-    values = [f.get_db_prep_save(keyed[f.name], db) for f in fields]
-    # One statement that closes them and names the asked one, where the ORM read, then
-    # updated; on PostgreSQL the answer's post is inserted by the same statement.
-    update = (
-        f"UPDATE {db.ops.quote_name(meta.db_table)} SET {sets}"
-        " WHERE match_id = %s AND answered_at IS NULL RETURNING id, post_id"
-    )
-    if core._waits_for_events(answer_post) and db.vendor == "postgresql":
-        asked_post = core._write_post_with(answer_post, update, [*values, match.pk], db)
+    if core._waits_on_match(match):
+        match._unwritten_answer = answer  # type: ignore[attr-defined]
+        if core._waits_for_events(answer_post):
+            del answer_post._waits_for_events  # type: ignore[attr-defined]
+            match.__dict__.setdefault("_unwritten_posts", []).append(answer_post)
+        asked_post = match.asked_in_post  # type: ignore[attr-defined]  # read with the lock
     else:
         core._saved(answer_post)
+        db = connections[DEFAULT_DB_ALIAS]
+        close, params = core._close_open_decisions(match, answer, db)
         with db.cursor() as cursor:
-            cursor.execute(update, [*values, match.pk])
+            # One statement that closes them and names them, where the ORM read, then updated.
+            cursor.execute(f"{close} RETURNING id, post_id", params)
             asked = min((row for row in cursor.fetchall() if row[1] is not None), default=None)
         asked_post = asked[1] if asked is not None else None
     # The post's key is all the answer's events and questions need of it.

@@ -187,9 +187,9 @@ def test_a_declaration_through_the_api_reads_the_match_once() -> None:
 
 
 def test_an_answer_through_the_api_reads_the_match_once() -> None:
-    """The token, then one transaction: the match locked, the open decisions closed with the
-    answer's post written in the same statement (PostgreSQL), then the events or the new
-    question, the tasks and the match in one more."""
+    """The token, then one transaction: the match locked (with the post that asked the open
+    question), then one statement on PostgreSQL: the open decisions closed, the answer's
+    post, the events or the new question, the tasks and the match."""
     match = autoplay.demo_match()
     rng = random.Random(3)
     coaches = autoplay.coaches(match)
@@ -206,13 +206,16 @@ def test_an_answer_through_the_api_reads_the_match_once() -> None:
         token = tokens[coaches[pending["to"]].pk]
         sql, asked = _write_through_the_api(client, "api:decide", match, body, token)
         if connection.vendor == "postgresql":
-            # The token, the transaction's two ends (savepoints in a test), the lock, the
-            # answer with its post, the rest of the write.
-            answer, *recorded, write = sql[3:-1]
-            assert answer.startswith("WITH answered AS (UPDATE"), answer[:60]
+            # The token, the transaction's two ends (savepoints in a test), the lock and the
+            # write, which closes the decision answered.
+            *recorded, write = sql[3:-1]
+            assert write.startswith("WITH answered AS (UPDATE"), write[:60]
             _assert_standing_answers(recorded, write, asked)
         else:
             assert sum(q.startswith('INSERT INTO "matches_decision"') for q in sql) == asked
+        # The decision answered is closed; the one it asked, written by the same statement,
+        # stays open.
+        assert match.decisions.filter(answered_at__isnull=True).count() == asked
         answered += 1
 
 
