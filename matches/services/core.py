@@ -315,7 +315,7 @@ def _touch(match: Match) -> None:
         return
     loaded: dict[str, Any] | None = getattr(match, "_loaded", None)
     if loaded is None:
-        _write_events(match)
+        _write_waiting(match)
         match.save()
         return
     values = buffer._values(match)
@@ -323,7 +323,7 @@ def _touch(match: Match) -> None:
     if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
         _write_with_match(match, changed)
     else:
-        _write_events(match)
+        _write_waiting(match)
         buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
 
@@ -446,35 +446,36 @@ def _write_row(row: Post | Decision) -> None:
     # As save() does: refuses a related row not yet saved, takes the key of one saved since.
     row._prepare_related_fields_for_save(operation_name="save")  # type: ignore[union-attr]
     fields, values = _fields_and_values(row, db)
-    columns = _column_list(fields, db)
-    marks = ", ".join(["%s"] * len(fields))
     with db.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {db.ops.quote_name(type(row)._meta.db_table)} ({columns})"
-            f" VALUES ({marks}) RETURNING {db.ops.quote_name('id')}",
-            values,
-        )
+        cursor.execute(f"{_insert_sql(type(row), fields, db)} RETURNING id", values)
         _written(row, cursor.fetchone()[0])
 
 
+def _insert_sql(
+    model: type[models.Model], fields: list[Any], db: BaseDatabaseWrapper, post_id: str = ""
+) -> str:
+    """The INSERT of one row of ``model`` whose ``fields`` are parameters, and whose post's key
+    is the SQL ``post_id`` when given."""
+    columns = _column_list(fields, db)
+    marks = ", ".join(["%s"] * len(fields))
+    if post_id:
+        columns, marks = f"{columns}, {db.ops.quote_name('post_id')}", f"{marks}, {post_id}"
+    return f"INSERT INTO {db.ops.quote_name(model._meta.db_table)} ({columns}) VALUES ({marks})"
+
+
 def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWrapper) -> None:
-    """The declaration's post and the question it stopped at: the post's INSERT as a common
-    table expression whose key the decision's INSERT takes."""
-    del post._waits_for_events  # type: ignore[attr-defined]
-    quote = db.ops.quote_name
-    post_fields, post_values = _fields_and_values(post, db)
-    fields, values = _fields_and_values(decision, db, leave="post_id")
+    """The declaration's post and the question it stopped at, as ``_write_with_match`` writes
+    them, in a statement of their own: the post's INSERT a common table expression whose key
+    the decision's INSERT takes."""
+    tables: list[str] = []
+    params = _post_table(post, tables, db) + _decision_table(decision, tables, True, db)
     with db.cursor() as cursor:
         cursor.execute(
-            f"WITH post AS (INSERT INTO {quote(Post._meta.db_table)}"
-            f" ({_column_list(post_fields, db)})"
-            f" VALUES ({', '.join(['%s'] * len(post_fields))}) RETURNING id)"
-            f" INSERT INTO {quote(Decision._meta.db_table)}"
-            f" ({_column_list(fields, db)}, {quote('post_id')})"
-            f" SELECT {', '.join(['%s'] * len(fields))}, post.id FROM post RETURNING id, post_id",
-            post_values + values,
+            f"WITH {', '.join(tables)} SELECT (SELECT id FROM post), (SELECT id FROM decision)",
+            params,
         )
-        decision_id, post_id = cursor.fetchone()
+        post_id, decision_id = cursor.fetchone()
+    del post._waits_for_events  # type: ignore[attr-defined]
     _written(post, post_id)
     _written(decision, decision_id)
     decision.post = post  # its key, now known
@@ -574,10 +575,11 @@ def _append_events(
         match._unwritten_events = rows  # type: ignore[attr-defined]
 
 
-def _write_events(match: Match) -> None:
-    """The events ``_append_events`` left on the match, written now (with the post that waits
-    for them, and the other rows waiting on the match) for whoever reads them back before
-    ``_touch``: the post-match's tally."""
+def _write_waiting(match: Match) -> None:
+    """The rows left waiting on the match (the events ``_append_events`` left, with the post
+    that waits for them; an answer's closing of the open decisions; the posts, question and
+    tasks of ``_write_with_match``), written now: by ``_touch`` where one statement cannot take
+    them, or for whoever reads them back before it (the post-match's tally)."""
     answer = match.__dict__.pop("_unwritten_answer", None)
     if answer is not None:  # before the new question is written, which stays open
         db = connections[DEFAULT_DB_ALIAS]
@@ -616,10 +618,10 @@ def _write_with_match(match: Match, changed: list[str]) -> None:
     tables: list[str] = []
     params: list[Any] = []
     written: list[tuple[str, models.Model]] = []
-    answer = match.__dict__.pop("_unwritten_answer", None)
-    if answer is not None:
+    closing = match.__dict__.pop("_unwritten_answer", None)
+    if closing is not None:
         # All of the statement reads one snapshot: the question it asks stays open.
-        close, close_params = _close_open_decisions(match, answer, db)
+        close, close_params = _close_open_decisions(match, closing, db)
         tables.append(f"answered AS ({close})")
         params += close_params
     if post_waits:
@@ -664,10 +666,7 @@ def _key_of(arg: Any, decision: Decision | None) -> Any:
 
 def _answer_table(post: Post, name: str, tables: list[str], db: BaseDatabaseWrapper) -> list[Any]:
     fields, values = _fields_and_values(post, db)
-    tables.append(
-        f"{name} AS (INSERT INTO {db.ops.quote_name(Post._meta.db_table)}"
-        f" ({_column_list(fields, db)}) VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id)"
-    )
+    tables.append(f"{name} AS ({_insert_sql(Post, fields, db)} RETURNING id)")
     return values
 
 
@@ -690,14 +689,9 @@ def _decision_table(
 ) -> list[Any]:
     """The question, asked by the post of the same statement when it waits, else by its own
     post, written before."""
-    quote = db.ops.quote_name
     fields, values = _fields_and_values(decision, db, leave="post_id")
     post_id = "(SELECT id FROM post)" if post_waits else "%s"
-    tables.append(
-        f"decision AS (INSERT INTO {quote(Decision._meta.db_table)}"
-        f" ({_column_list(fields, db)}, {quote('post_id')})"
-        f" VALUES ({', '.join(['%s'] * len(fields))}, {post_id}) RETURNING id)"
-    )
+    tables.append(f"decision AS ({_insert_sql(Decision, fields, db, post_id)} RETURNING id)")
     return values if post_waits else [*values, decision.post_id]
 
 

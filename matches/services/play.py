@@ -322,7 +322,7 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
 
 def _after_resolution(match: Match, before: MatchState, after: MatchState) -> None:
     if after.phase == "finished":
-        core._write_events(match)  # the post-match tallies them
+        core._write_waiting(match)  # the post-match tallies them
         match.status = Match.Status.POST_MATCH
         match.turn_deadline_at = None
         match.turn_time_left = None

@@ -130,10 +130,10 @@ def test_a_touchdown_the_gm_rewound_earns_no_spp(
     state = services.load_state(match)
     touchdowns_by = [("touchdown", {"player": "h2"}), ("touchdown", {"player": "h3"})]
     core._append_events(match, state, touchdowns_by, None)
-    core._write_events(match)  # what the services' _touch does with what was appended
+    core._write_waiting(match)  # what the services' _touch does with what was appended
     taken_back = match.events.get(type="touchdown", data__player="h3").number
     core._append_events(match, state, [("rewind", {"undone": [taken_back]})], None)
-    core._write_events(match)
+    core._write_waiting(match)
     match.save(update_fields=Match.HEADS)  # and the heads the events moved
     sequence_faces.extend([3, 1, 1, 2, 6, 6, 6, 6, 1, 1])
     finish_now(match, winner="home")
