@@ -395,6 +395,7 @@ def page_context(
             else t
             for t in board["tokens"]
         ]
+    board["tokens_svg"] = pitch.tokens_svg(board["tokens"], plan.player)
     marks = planned.get("marks", []) + (decision["marks"] if decision and decision["mine"] else [])
     return {
         **planned,

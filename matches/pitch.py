@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -120,6 +121,45 @@ def pitch_view(
         "loose_ball": loose_ball,
         "tackle_zones": {team: _zone_rects(squares) for team, squares in tackle_zones.items()},
     }
+
+
+STATE_MARKS = {"prone": "P", "stunned": "S"}
+
+
+def tokens_svg(tokens: list[Token], selected: str = "") -> SafeString:
+    """The players on the pitch, written here like the grid: 22 tokens through the template
+    cost more than the rest of the board. Every value from the match is escaped."""
+    return format_html_join("", "{}", ((_token_svg(t, t.id == selected),) for t in tokens))
+
+
+def _token_svg(t: Token, selected: bool) -> SafeString:
+    flags = {"mine": t.mine, "acted": t.acted, "can-act": bool(t.actions), "selected": selected}
+    classes = [f"token team-{t.team} side-{t.side} state-{t.state}"]
+    classes += [name for name, on in flags.items() if on]
+    mark = STATE_MARKS.get(t.state)
+    return format_html(
+        '<g class="{}" transform="translate({} {})" data-player="{}" data-square="{}" '
+        'data-team="{}" data-actions="{}" tabindex="0" role="button" aria-label="{}" '
+        'data-testid="token-{}"><circle class="body" cx="15" cy="15" r="12"></circle>{}'
+        '<text class="num" x="15" y="19">{}</text>{}{}</g>',
+        " ".join(classes),
+        t.x,
+        t.y,
+        t.id,
+        t.square,
+        t.team,
+        t.actions,
+        t.label,
+        t.id,
+        mark_safe(_RIVAL_MARK) if t.side == "rival" else "",
+        t.number,
+        format_html('<text class="state-mark" x="3" y="28">{}</text>', mark) if mark else "",
+        mark_safe(_BALL) if t.has_ball else "",
+    )
+
+
+_RIVAL_MARK = '<rect class="side-mark" x="21" y="2" width="7" height="7"></rect>'
+_BALL = '<circle class="ball" cx="25" cy="25" r="4.5"></circle>'
 
 
 def _zone_rects(squares: set[str]) -> SafeString:

@@ -5,6 +5,7 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,19 @@ class PostView:
 
 @dataclass
 class ShownPost:
-    """A post on the page: its fragment, cached or rendered now; the page adds the edit form."""
+    """A post on the page: its fragment, and what the page needs to offer its author the
+    edit form (the only part of a post that differs between readers)."""
 
-    post: Post
+    number: int
+    kind: str
     html: SafeString
+    author_id: int | None
+    text: str
+    created_at: datetime
+
+    @classmethod
+    def of(cls, post: Post, html: SafeString) -> "ShownPost":
+        return cls(post.number, post.kind, html, post.author_id, post.text, post.created_at)
 
 
 @dataclass
@@ -115,8 +125,30 @@ def thread(
     match: Match, *, before: int | None = None, since: int | None = None, size: int = PAGE_SIZE
 ) -> ThreadPage:
     """The latest ``size`` posts, or the ``size`` posts before post number ``before``, or
-    every post from number ``since`` on (what a reader who loaded earlier pages shows). Two
-    queries however long the thread: the posts, then their events."""
+    every post from number ``since`` on (what a reader who loaded earlier pages shows).
+
+    A page of the thread reads the same for every reader of one language and time zone until
+    the match changes, and every write to a match moves its version on: the page is cached
+    by version, so the readers of one version (the coaches' and spectators' polls, a reload)
+    read the posts once between them. Uncached, it costs two queries however long the
+    thread: the posts, then the events of those whose fragment is not cached."""
+    key = _page_key(match, before, since, size)
+    cached = _cache_get_many([key]).get(key)
+    if isinstance(cached, ThreadPage):
+        return cached
+    page = _read_page(match, before, since, size)
+    _cache_set_many({key: page}, PAGE_SECONDS)
+    return page
+
+
+def _page_key(match: Match, before: int | None, since: int | None, size: int) -> str:
+    # The dice commitment tells this match from one of another database with the same id.
+    facts = [_reader_context(match), match.dice_commitment, match.version, before, since, size]
+    digest = hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:32]
+    return f"thread:{match.pk}:{digest}"
+
+
+def _read_page(match: Match, before: int | None, since: int | None, size: int) -> ThreadPage:
     # A post's last event says whether events were appended to it since it was cached.
     last_event = MatchEvent.objects.filter(post=OuterRef("pk")).order_by("-number")
     posts_qs = match.posts.select_related("author", "undone_by").annotate(
@@ -151,7 +183,7 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
             key = here
             slug = f"{here[0]}-{here[1]}-{here[2]}"
             groups.append(TurnGroup(_group_title(names, *here), here[2], [], slug))
-        groups[-1].posts.append(ShownPost(post, fragments[post.pk]))
+        groups[-1].posts.append(ShownPost.of(post, fragments[post.pk]))
     return groups
 
 
@@ -165,6 +197,7 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
 
 FRAGMENT_TEMPLATE = "matches/_post.html"
 FRAGMENT_SECONDS = 30 * 24 * 3600
+PAGE_SECONDS = 3600  # a page lives as long as its match's version: a few readers' polls
 _HERE = Path(__file__).resolve().parent
 _SOURCES = (
     _HERE / "thread.py",
@@ -262,7 +295,7 @@ def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
     )
 
 
-def _cache_get_many(keys: list[str]) -> dict[str, str]:
+def _cache_get_many(keys: list[str]) -> dict[str, Any]:
     # The cache only saves time: if it is down, the page is rendered without it.
     try:
         return dict(cache.get_many(keys))
@@ -271,11 +304,11 @@ def _cache_get_many(keys: list[str]) -> dict[str, str]:
         return {}
 
 
-def _cache_set_many(fragments: dict[str, str]) -> None:
-    if not fragments:
+def _cache_set_many(values: dict[str, Any], seconds: int = FRAGMENT_SECONDS) -> None:
+    if not values:
         return
     try:
-        cache.set_many(fragments, FRAGMENT_SECONDS)
+        cache.set_many(values, seconds)
     except Exception:  # any backend's error
         logger.warning("post fragments: cache unavailable", exc_info=True)
 

@@ -23,7 +23,7 @@ from matches.services import MatchError
 from matches.thread import thread
 from matches.views_dashboard import gm_panel_context
 from matches.views_deadlines import deadline_context
-from matches.views_gm import disputes_context
+from matches.views_gm import disputes_summary
 
 # -- access helpers -------------------------------------------------------------------------------
 
@@ -169,9 +169,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = page.page_context(match, request.user, before=_post_number(request, "before"))
     context["deadlines_panel"] = _deadlines_panel(request, match, context["open_decision"])
     context["disputes_panel"] = render_to_string(
-        "matches/_disputes.html",
-        {**disputes_context(request, match), "control_elsewhere": True},
-        request,
+        "matches/_disputes_summary.html", disputes_summary(request, match), request
     )
     if context["is_gm"]:
         context["gm_panel"] = gm_panel_context(request, match)

@@ -155,6 +155,21 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
+def disputes_summary(request: HttpRequest, match: Match) -> dict[str, Any]:
+    """The context of templates/matches/_disputes_summary.html: the match page lists the
+    disputes and leads to the disputes page, where they are raised and ruled with the rolls
+    in context (the 40 latest rolls and each rewind's preview are read there only)."""
+    disputes = list(match.disputes.select_related("raised_by", "event", "post"))
+    names = Names(match)
+    numbers = _post_numbers(match, [d.event for d in disputes if d.event is not None])
+    return {
+        "match": match,
+        "disputes": [_shown_dispute(match, names, numbers, d, False) for d in disputes],
+        "can_dispute": bool(services.actors_for(match, request.user))
+        and match.status != Match.Status.FINISHED,
+    }
+
+
 @dataclass
 class ShownDispute:
     dispute: Dispute

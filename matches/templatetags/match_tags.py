@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from matches.mentions import match_people
 from matches.models import Match, Post
 from matches.services import EDIT_WINDOW
+from matches.thread import ShownPost
 
 register = template.Library()
 _MENTION = re.compile(r"(?<![\w@/:.])@([\w.+-]+)")
@@ -49,7 +50,7 @@ def mentions(html: str, match: Match) -> SafeString:
 
 
 @register.filter
-def editable_by(post: Post, user: Any) -> bool:
+def editable_by(post: Post | ShownPost, user: Any) -> bool:
     return (
         user.is_authenticated
         and post.author_id == user.pk

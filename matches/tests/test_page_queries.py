@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 
 def page_queries(client: Client, match: Match, rng: random.Random) -> int:
     """The queries of the page with no decision pending (a pending one may cost its own),
-    once its posts are cached: the first reader of new posts pays one query more, for their
-    events (test_a_post_not_yet_cached_costs_one_query_however_many_there_are)."""
+    read a second time: its thread comes from the cache. The first reader of a new version
+    pays two queries more, the posts and the events of those new to the cache
+    (test_a_new_version_costs_two_queries_however_many_posts_are_new)."""
     match.refresh_from_db()
     while match.state.get("pending") is not None:
         autoplay.step(match.pk, rng)
@@ -104,7 +105,7 @@ def test_declaring_takes_as_many_queries_whatever_the_number_of_events() -> None
     assert len(set(counts.values())) == 1, counts
 
 
-def test_a_post_not_yet_cached_costs_one_query_however_many_there_are(client: Client) -> None:
+def test_a_new_version_costs_two_queries_however_many_posts_are_new(client: Client) -> None:
     match = autoplay.demo_match()
     rng = random.Random(9)
     autoplay.fill(match.pk, 30, rng, chat_share=0.5)
@@ -116,7 +117,10 @@ def test_a_post_not_yet_cached_costs_one_query_however_many_there_are(client: Cl
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         # and the record's receipt its own, however many posts (matches.receipts)
-        assert len(queries) == cached + 1 + receipts.RECEIPT_QUERIES, new_posts
+        assert len(queries) == cached + 2 + receipts.RECEIPT_QUERIES, new_posts
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200  # the next reader: thread and receipt cached
+        assert len(queries) == cached, new_posts
 
 
 def _write_through_the_api(

@@ -37,6 +37,23 @@ def test_an_edited_post_shows_its_new_text(
     assert "<strong>Reavers</strong>!" in shown and "edited" in shown
 
 
+def test_a_page_of_the_thread_read_from_the_cache_offers_each_author_the_edit_of_its_own(
+    match: Match, cast: dict[str, User], clients: dict[str, Client]
+) -> None:
+    mine = services.write_post(match.pk, cast["alice"], kind=OOC, text="Alice's plan")
+    theirs = services.write_post(match.pk, cast["bob"], kind=OOC, text="Bob's plan")
+    edit = reverse("matches:edit", args=[match.pk, mine.number])
+    assert edit not in article(clients["bob"], match, mine.number)  # the page is cached now
+    version = Match.objects.get(pk=match.pk).version
+    for reader, editable, not_editable in (("alice", mine, theirs), ("bob", theirs, mine)):
+        own = article(clients[reader], match, editable.number)
+        assert reverse("matches:edit", args=[match.pk, editable.number]) in own, reader
+        assert editable.text in own and "<textarea" in own
+        other = article(clients[reader], match, not_editable.number)
+        assert "<textarea" not in other, reader
+    assert Match.objects.get(pk=match.pk).version == version  # one version, read three times
+
+
 def test_a_post_shows_the_events_appended_when_its_question_is_answered() -> None:
     match = autoplay.demo_match()
     rng = random.Random(4)

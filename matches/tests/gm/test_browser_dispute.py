@@ -39,10 +39,12 @@ def test_a_coach_disputes_a_roll_the_gm_rewinds_and_play_goes_on(
     play(match, coaches, rng, 30)
     match.refresh_from_db()
     roll = match.events.get(number=first_roll(match, 20))
-    disputes_url = reverse("gm:match_disputes", args=[match.pk])
+    match_url = reverse("matches:detail", args=[match.pk])
 
-    # alice, the home captain, disputes the roll from the match's disputes partial.
-    _log_in(page, live_server.url, alice, disputes_url)
+    # alice, the home captain, goes from the match page to its disputes and raises one there.
+    _log_in(page, live_server.url, alice, match_url)
+    expect(page.get_by_test_id("disputes")).to_contain_text("No disputes.")
+    page.get_by_test_id("raise-dispute-link").click()
     expect(page.get_by_test_id("raise-dispute")).to_be_visible()
     page.get_by_test_id("dispute-event").select_option(str(roll.number))
     page.get_by_test_id("dispute-reason").fill("The dodge ignored the tackle zone on K7.")
@@ -92,6 +94,12 @@ def test_a_coach_disputes_a_roll_the_gm_rewinds_and_play_goes_on(
     assert text.index("tackle zone on K7") < text.index("Right: back to before that roll.")
     expect(record.get_by_test_id(f"event-{newest.number}")).not_to_contain_text("undone")
 
-    # The match page answers at its usual address (the lead includes the partial there).
+    # The match page lists the dispute with its ruling, and leads back to the disputes.
     page.goto(live_server.url + reverse("matches:detail", args=[match.pk]))
     expect(page.locator("h1")).to_contain_text(str(match))
+    listed = page.get_by_test_id("disputes").get_by_test_id(f"dispute-{dispute.pk}")
+    expect(listed).to_contain_text("The dodge ignored the tackle zone on K7.")
+    expect(listed.get_by_test_id("ruling")).to_contain_text("Right: back to before that roll.")
+    page.get_by_test_id("disputes-link").click()
+    expect(page.get_by_test_id(f"rule-{dispute.pk}")).to_have_count(0)  # ruled: no form left
+    expect(page.get_by_test_id("record")).to_be_visible()

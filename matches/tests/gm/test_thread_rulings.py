@@ -23,10 +23,15 @@ def played(match: Match, coaches: dict[str, User]) -> Match:
     return match
 
 
-def _page(match: Match, user: User, language: str = "en") -> str:
+def _page(match: Match, user: User, language: str = "en", name: str = "matches:detail") -> str:
     client = Client(headers={"accept-language": language})
     client.force_login(user)
-    return client.get(reverse("matches:detail", args=[match.pk])).content.decode()
+    return client.get(reverse(name, args=[match.pk])).content.decode()
+
+
+def _disputes_page(match: Match, user: User) -> str:
+    """Where a dispute is raised against one of the latest rolls and the GM rules it."""
+    return _page(match, user, name="gm:match_disputes")
 
 
 def _rule(match: Match, alice: User, gm: User, ruling: str, note: str) -> Post:
@@ -94,20 +99,20 @@ def test_the_gm_reads_which_posts_and_dice_a_rewind_would_replace_before_ruling(
     )
     preview = services.rewind_preview(played, number)
     assert preview is not None and preview.rolls
-    html = _page(played, gm)
+    html = _disputes_page(played, gm)
     assert f'data-testid="rewind-warning-{dispute.pk}"' in html
     assert "A rewind is, in effect, a new roll" in html
     assert f"on the roll post #{roll_post.number} · " in html
     # Nothing was undone by reading it.
     assert not played.posts.filter(undone_by__isnull=False).exists()
     # A coach sees the dispute, not the GM's warning.
-    assert "rewind-warning" not in _page(played, alice)
+    assert "rewind-warning" not in _disputes_page(played, alice)
 
 
 def test_the_roll_to_dispute_is_named_by_its_post_and_its_players_name(
     played: Match, alice: User
 ) -> None:
-    html = _page(played, alice)
+    html = _disputes_page(played, alice)
     lineup = played.lineup
     assert "post #" in html
     named = [f"#{facts['number']} {facts['name']}" for facts in lineup.values()]
