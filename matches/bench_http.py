@@ -36,13 +36,23 @@ from rules.engine import MatchState
 from rules.engine.randomplay import _choose
 
 # Decisions before declarations: a round first answers what the last one left pending.
-KINDS = ("floor write", "decision", "declaration", "floor read", "poll", "match page")
+KINDS = (
+    "floor write",
+    "decision",
+    "declaration",
+    "floor read",
+    "page floor",
+    "poll",
+    "match page",
+)
 FLOOR_OF = {
     "declaration": "floor write",
     "decision": "floor write",
+    "page floor": "floor read",
     "poll": "floor read",
     "match page": "floor read",
 }
+SECOND_FLOOR_OF = {"match page": "page floor"}  # what the page costs beyond any HTML page
 REQUESTS_PER_ROUND = 3  # of each kind, per client, at the levels of few clients
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -113,6 +123,8 @@ class Player:
         if kind == "poll":
             path = f"/matches/{self.match}/live/?v={self.version}"
             return self.request("GET", path, Cookie=self._cookie())[0]
+        if kind == "page floor":
+            return self.request("GET", f"/bench/page/{self.match}", Cookie=self._cookie())[0]
         if kind == "match page":
             return self.request("GET", f"/matches/{self.match}/", Cookie=self._cookie())[0]
         if kind == "decision":
@@ -151,17 +163,17 @@ class Tally:
     cpu: float = 0.0
     errors: int = 0
 
-    def line(self, kind: str, floor: "Tally | None") -> str:
+    def line(self, kind: str, *floors: "Tally") -> str:
         n = len(self.seconds)
         if not n:
             return f"  {kind:<12} no request applied"
         ordered = sorted(self.seconds)
         p99 = ordered[min(n - 1, int(n * 0.99))]
-        ratio = f"{self.cpu_per_request / floor.cpu_per_request:5.2f}x" if floor else "     "
+        ratios = [f"{self.cpu_per_request / floor.cpu_per_request:5.2f}x" for floor in floors]
         return (
             f"  {kind:<12} {n:5d} req {n / self.wall:7.1f} req/s  p50 "
             f"{statistics.median(ordered) * 1000:7.1f} ms  p99 {p99 * 1000:7.1f} ms  CPU "
-            f"{self.cpu_per_request * 1000:6.2f} ms/req  {ratio}"
+            f"{self.cpu_per_request * 1000:6.2f} ms/req  {' '.join(ratios) or '     '}"
             + (f"  {self.errors} 5xx" if self.errors else "")
         )
 
@@ -236,8 +248,8 @@ def run_level(server: int, players: list[Player], rounds: int, requests: int) ->
 def report(clients: int, tallies: dict[str, Tally]) -> list[str]:
     lines = [f"{clients} client{'s' if clients > 1 else ''}:"]
     for kind in KINDS:
-        floor = tallies[FLOOR_OF[kind]] if kind in FLOOR_OF else None
-        lines.append(tallies[kind].line(kind, floor))
+        floors = [tallies[f[kind]] for f in (FLOOR_OF, SECOND_FLOOR_OF) if kind in f]
+        lines.append(tallies[kind].line(kind, *floors))
     return lines
 
 

@@ -1,8 +1,13 @@
 """The production URLconf plus the benchmark's floor: a write (the API's bearer token checked,
-one row inserted) and a read (the session's user, one row read). Never mounted in
-production: only matches/bench_settings.py names this module."""
+one row inserted), a read (the session's user, one row read) and a page (that read shown in
+the site's page, base.html, as every HTML page is). Never mounted in production: only
+matches/bench_settings.py names this module."""
 
-from django.http import HttpRequest, JsonResponse
+from functools import cache
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import engines
 from django.urls import path
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -27,4 +32,22 @@ def floor(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse({"version": version})
 
 
-urlpatterns = [path("bench/floor/<int:pk>", floor), *production]
+def page_floor(request: HttpRequest, pk: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return HttpResponse(status=401)
+    version = Match.objects.filter(pk=pk).values_list("version", flat=True).first()
+    return HttpResponse(_page().render({"version": version}, request))
+
+
+@cache
+def _page() -> Any:
+    return engines["django"].from_string(
+        '{% extends "base.html" %}{% block content %}<p>{{ version }}</p>{% endblock %}'
+    )
+
+
+urlpatterns = [
+    path("bench/floor/<int:pk>", floor),
+    path("bench/page/<int:pk>", page_floor),
+    *production,
+]

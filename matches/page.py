@@ -311,8 +311,11 @@ def _coach(match: Match, actor: str) -> str:
 
 
 def open_decision(match: Match) -> Decision | None:
-    """The latest unanswered question of the match, read even when nothing is pending: the
-    page's queries stay the same."""
+    """The latest unanswered question of the match; no query when its state awaits no answer
+    (a question's row is written with the state that asks it, and closed with the one that
+    answers it)."""
+    if not match.state.get("pending"):
+        return None
     return Decision.objects.filter(match=match, answered_at__isnull=True).order_by("-pk").first()
 
 

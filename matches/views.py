@@ -23,7 +23,7 @@ from matches.services import MatchError
 from matches.thread import thread
 from matches.views_dashboard import gm_panel_context
 from matches.views_deadlines import deadline_context
-from matches.views_gm import disputes_summary
+from matches.views_gm import disputes_context, disputes_summary
 
 # -- access helpers -------------------------------------------------------------------------------
 
@@ -101,6 +101,16 @@ def _deadlines_panel(
     return render_to_string("matches/_deadlines.html", context, request)
 
 
+def _disputes_panel(request: HttpRequest, match: Match, is_gm: bool) -> str:
+    """The GM rules on the match page, the rewind's preview at hand; anybody else reads the
+    disputes there and raises one on the disputes page, where the latest rolls are listed in
+    their context (reading them is most of what the full panel costs, on every page)."""
+    if is_gm:
+        context = {**disputes_context(request, match), "control_elsewhere": True}
+        return render_to_string("matches/_disputes.html", context, request)
+    return render_to_string("matches/_disputes_summary.html", disputes_summary(request, match))
+
+
 def _post_number(request: HttpRequest, name: str) -> int | None:
     """A post number from the query string or the form (``before``, ``since``); None if absent
     or not a number."""
@@ -168,9 +178,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     context = page.page_context(match, request.user, before=_post_number(request, "before"))
     context["deadlines_panel"] = _deadlines_panel(request, match, context["open_decision"])
-    context["disputes_panel"] = render_to_string(
-        "matches/_disputes_summary.html", disputes_summary(request, match), request
-    )
+    context["disputes_panel"] = _disputes_panel(request, match, context["is_gm"])
     if context["is_gm"]:
         context["gm_panel"] = gm_panel_context(request, match)
     return render(request, "matches/detail.html", context)

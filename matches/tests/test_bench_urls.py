@@ -30,3 +30,17 @@ def test_the_floor_writes_one_row_behind_the_token_check(client: Client, setting
     assert answer.status_code == 201
     row = OutboxMessage.objects.get()
     assert row.sent_at is not None  # the relay never sends it
+
+
+@pytest.mark.django_db
+def test_the_page_floor_shows_the_version_in_the_sites_page_to_a_logged_in_reader(
+    client: Client, settings: Any
+) -> None:
+    settings.ROOT_URLCONF = "matches.bench_urls"
+    assert client.get("/bench/page/1").status_code == 401
+    client.force_login(User.objects.create_user("alice"))
+    page = client.get("/bench/page/1")  # no such match: the version is None
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-testid="profile">alice' in html and "<p>None</p>" in html
+    assert "</footer>" in html

@@ -165,3 +165,21 @@ def test_the_partial_shows_ruling_forms_only_to_the_match_gm(
         assert ('data-testid="match-control"' in page) == sees, role
     assert 'data-testid="raise-dispute"' in _client("alice").get(url).content.decode()
     assert 'data-testid="raise-dispute"' not in _client("otto").get(url).content.decode()
+
+
+def test_the_match_page_rules_for_the_gm_and_lists_for_the_others(
+    disputed: tuple[Match, Dispute], otto: User, gm: User
+) -> None:
+    match, dispute = disputed
+    url = reverse("matches:detail", args=[match.pk])
+    for role, rules, raises in (
+        ("gm", True, False),
+        ("alice", False, True),
+        ("otto", False, False),
+        ("anonymous", False, False),
+    ):
+        page = _client(role).get(url).content.decode()
+        assert f'data-testid="dispute-{dispute.pk}"' in page, role
+        assert (f'data-testid="rule-{dispute.pk}"' in page) == rules, role
+        assert ('data-testid="raise-dispute-link"' in page) == raises, role
+        assert 'data-testid="raise-dispute"' not in page, role  # raised on the disputes page

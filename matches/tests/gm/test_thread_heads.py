@@ -68,3 +68,32 @@ def test_the_heads_follow_every_kind_of_write(
 
     play(match, coaches, rng, 10)  # the next writes number on from the heads
     assert_heads_are_the_last_rows(match)
+
+
+def assert_a_question_is_open_only_while_the_state_awaits_it(match: Match) -> None:
+    """What the match page counts on to skip the question's query when nothing is pending."""
+    match.refresh_from_db()
+    open_rows = match.decisions.filter(answered_at__isnull=True).count()
+    assert open_rows == (1 if match.state.get("pending") else 0), match.state.get("pending")
+
+
+def test_a_question_is_open_only_while_the_state_awaits_its_answer(
+    match: Match, coaches: dict[str, User], alice: User, gm: User
+) -> None:
+    rng = random.Random(5)
+    asked = 0
+    for _ in range(60):
+        play(match, coaches, rng, 1)
+        assert_a_question_is_open_only_while_the_state_awaits_it(match)
+        asked += match.state.get("pending") is not None
+    assert asked, "no question came up in 60 posts"
+    dispute = services.raise_dispute(
+        match.pk, alice, reason="That roll.", event_number=first_roll(match, 10)
+    )
+    services.rule_on_dispute(match.pk, gm, dispute.pk, "rewind", note="Back to before it.")
+    assert_a_question_is_open_only_while_the_state_awaits_it(match)
+    play_until_a_question(match, coaches, rng)
+    past = core.now() - timedelta(minutes=1)
+    Decision.objects.filter(match=match, answered_at__isnull=True).update(deadline_at=past)
+    assert services.expire_deadlines(core.now()) >= 1  # the sweep answers with the default
+    assert_a_question_is_open_only_while_the_state_awaits_it(match)

@@ -99,7 +99,7 @@ def test_the_gm_reads_which_posts_and_dice_a_rewind_would_replace_before_ruling(
     )
     preview = services.rewind_preview(played, number)
     assert preview is not None and preview.rolls
-    html = _disputes_page(played, gm)
+    html = _page(played, gm)  # the GM rules from the match page
     assert f'data-testid="rewind-warning-{dispute.pk}"' in html
     assert "A rewind is, in effect, a new roll" in html
     assert f"on the roll post #{roll_post.number} · " in html
