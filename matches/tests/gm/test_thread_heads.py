@@ -81,8 +81,13 @@ def test_a_question_is_open_only_while_the_state_awaits_its_answer(
     match: Match, coaches: dict[str, User], alice: User, gm: User
 ) -> None:
     rng = random.Random(5)
+    play_until_a_question(match, coaches, rng)
+    past = core.now() - timedelta(minutes=1)
+    Decision.objects.filter(match=match, answered_at__isnull=True).update(deadline_at=past)
+    assert services.expire_deadlines(core.now()) >= 1  # the sweep answers with the default
+    assert_a_question_is_open_only_while_the_state_awaits_it(match)
     asked = 0
-    for _ in range(60):
+    for _ in range(60):  # declarations, and answers by the coaches
         play(match, coaches, rng, 1)
         assert_a_question_is_open_only_while_the_state_awaits_it(match)
         asked += match.state.get("pending") is not None
@@ -91,9 +96,4 @@ def test_a_question_is_open_only_while_the_state_awaits_its_answer(
         match.pk, alice, reason="That roll.", event_number=first_roll(match, 10)
     )
     services.rule_on_dispute(match.pk, gm, dispute.pk, "rewind", note="Back to before it.")
-    assert_a_question_is_open_only_while_the_state_awaits_it(match)
-    play_until_a_question(match, coaches, rng)
-    past = core.now() - timedelta(minutes=1)
-    Decision.objects.filter(match=match, answered_at__isnull=True).update(deadline_at=past)
-    assert services.expire_deadlines(core.now()) >= 1  # the sweep answers with the default
     assert_a_question_is_open_only_while_the_state_awaits_it(match)
