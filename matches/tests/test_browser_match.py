@@ -97,6 +97,8 @@ def test_three_coaches_play_a_turn_through_the_page(
     # the turn goes to the Raiders: carol's page offers her the pitch without a reload
     expect(carol.get_by_test_id("plan")).to_be_visible(timeout=LATER)
     expect(carol.locator("#thread")).to_contain_text("Turnover!")
+    # her page kept its squares through the polls, which no longer send them
+    expect(carol.locator("#pitch .cell")).to_have_count(26 * 15)
     expect(bob.get_by_test_id("plan")).to_have_count(0)
     match.refresh_from_db()
     assert services.load_state(match).active == "away"

@@ -52,3 +52,16 @@ def test_polling_a_private_match_unchanged_answers_its_readers_only(
         assert clients[role].get(url).status_code == 204, role
     assert clients["erin"].get(url).status_code == 404
     assert clients["anonymous"].get(url).status_code == 403
+
+
+def test_the_news_leave_out_the_pitchs_squares_which_the_page_keeps(
+    match: Match, clients: dict[str, Client], cast: dict[str, User]
+) -> None:
+    page = clients["erin"].get(f"/matches/{match.pk}/").content.decode()
+    assert page.count('<rect class="cell ') == 26 * 15
+    old = match.version
+    winner = "alice" if match.state["pending"]["to"] == "home:captain" else "carol"
+    services.answer(match.pk, cast[winner], "receive")
+    news = clients["erin"].get(f"/matches/{match.pk}/live/?v={old}").content.decode()
+    assert '<g id="pitch-grid" hx-preserve="true"></g>' in news  # htmx keeps the page's own
+    assert 'class="cell ' not in news and len(news) < len(page) / 2
