@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -149,10 +149,13 @@ def _page_key(match: Match, before: int | None, since: int | None, size: int) ->
 
 
 def _read_page(match: Match, before: int | None, since: int | None, size: int) -> ThreadPage:
-    # A post's last event says whether events were appended to it since it was cached.
+    # A post's last event says whether events were appended to it since it was cached. Of
+    # its author and of the post that undid it, only a name and a number are shown.
     last_event = MatchEvent.objects.filter(post=OuterRef("pk")).order_by("-number")
-    posts_qs = match.posts.select_related("author", "undone_by").annotate(
-        last_event=Subquery(last_event.values("number")[:1])
+    posts_qs = match.posts.annotate(
+        last_event=Subquery(last_event.values("number")[:1]),
+        author_name=F("author__username"),
+        undone_by_number=F("undone_by__number"),
     )
     if since is not None:
         posts_qs = posts_qs.filter(number__gte=since).order_by("number")
@@ -253,7 +256,7 @@ def _fragment_key(post: Post, context: str) -> str:
         post.number,
         post.created_at.isoformat(),
         post.kind,
-        post.author.username if post.author else "",
+        getattr(post, "author_name", None) or "",
         post.declaration,
         post.summary,
         post.html,
@@ -280,7 +283,7 @@ def _events_by_post(posts: list[Post]) -> dict[int, list[EventFacts]]:
 
 
 def _undone_by(post: Post) -> int | None:
-    return post.undone_by.number if post.undone_by_id and post.undone_by else None
+    return getattr(post, "undone_by_number", None)  # annotated by _read_page
 
 
 def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
