@@ -200,7 +200,8 @@ def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
 
 FRAGMENT_TEMPLATE = "matches/_post.html"
 FRAGMENT_SECONDS = 30 * 24 * 3600
-PAGE_SECONDS = 3600  # a page lives as long as its match's version: a few readers' polls
+PAGE_SECONDS = 3600  # the readers of a version (polls, reloads) come within the hour; an idle
+# match is read from the database once an hour, and a version gone by takes no room for long
 _HERE = Path(__file__).resolve().parent
 _SOURCES = (
     _HERE / "thread.py",
