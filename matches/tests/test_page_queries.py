@@ -205,10 +205,11 @@ def test_a_declaration_through_the_api_reads_the_match_once(
     assert 3 <= plain < declared  # both kinds were seen
 
 
-def test_an_answer_through_the_api_reads_the_match_once() -> None:
+def test_an_answer_through_the_api_reads_the_match_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The token, then one transaction: the match locked (with the post that asked the open
     question), then one statement on PostgreSQL: the open decisions closed, the answer's
     post, the events or the new question, the tasks and the match."""
+    use_dice(monkeypatch, lambda match: FairDice(bytes(range(3, 35)), "page queries"))
     match = autoplay.demo_match()
     rng = random.Random(3)
     coaches = autoplay.coaches(match)
