@@ -136,13 +136,11 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     if coaching or is_gm:  # only they see the list of rolls to dispute
         rolls = _latest_live_rolls(match)
     names = Names(match)
-    disputes = list(match.disputes.select_related("raised_by", "event", "post"))
-    numbers = _post_numbers(match, rolls + [d.event for d in disputes if d.event is not None])
-    shown = [_shown_dispute(match, names, numbers, d, is_gm) for d in disputes]
+    shown, numbers = _shown_disputes(match, names, is_gm, rolls)
     return {
         "match": match,
         "disputes": shown,
-        "can_dispute": coaching and match.status != Match.Status.FINISHED,
+        "can_dispute": _may_dispute(match, coaching),
         "is_gm": is_gm,
         "dispute_targets": [(e.number, _line(e, names, numbers)) for e in rolls],
         "players": sorted(
@@ -159,15 +157,23 @@ def disputes_summary(request: HttpRequest, match: Match) -> dict[str, Any]:
     """The context of templates/matches/_disputes_summary.html: the match page lists the
     disputes and leads to the disputes page, where they are raised and ruled with the rolls
     in context (the 40 latest rolls and each rewind's preview are read there only)."""
+    shown, _numbers = _shown_disputes(match, Names(match), False, [])
+    coaching = bool(services.actors_for(match, request.user))
+    return {"match": match, "disputes": shown, "can_dispute": _may_dispute(match, coaching)}
+
+
+def _shown_disputes(
+    match: Match, names: Names, is_gm: bool, rolls: list[MatchEvent]
+) -> tuple[list["ShownDispute"], dict[int, int]]:
+    """The match's disputes as shown, and the post numbers of their events and of ``rolls``
+    (one query for both)."""
     disputes = list(match.disputes.select_related("raised_by", "event", "post"))
-    names = Names(match)
-    numbers = _post_numbers(match, [d.event for d in disputes if d.event is not None])
-    return {
-        "match": match,
-        "disputes": [_shown_dispute(match, names, numbers, d, False) for d in disputes],
-        "can_dispute": bool(services.actors_for(match, request.user))
-        and match.status != Match.Status.FINISHED,
-    }
+    numbers = _post_numbers(match, rolls + [d.event for d in disputes if d.event is not None])
+    return [_shown_dispute(match, names, numbers, d, is_gm) for d in disputes], numbers
+
+
+def _may_dispute(match: Match, coaching: bool) -> bool:
+    return coaching and match.status != Match.Status.FINISHED
 
 
 @dataclass
