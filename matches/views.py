@@ -87,8 +87,8 @@ def _live(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
 def _live_part(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse:
     """The live part of the page, and out of band every other part that moves with the
     match (the deadlines and the fouls of the turn): one refresh for all of them. The
-    pitch's squares never change: the page keeps the ones it has (hx-preserve), two thirds
-    of what the live part would weigh with them."""
+    pitch's squares never change: the page keeps the ones it has (hx-preserve), more than
+    half of what the live part would weigh with them."""
     since = _post_number(request, "since")
     context = {**page.page_context(match, request.user, since=since), **extra, "grid_kept": True}
     response = render(request, "matches/detail.html#live", context)
