@@ -61,8 +61,9 @@ class Match(models.Model):
     last_event_number = models.PositiveIntegerField(default=0)
     last_event_hash = models.CharField(max_length=64, default="0" * 64)
     HEADS = ("last_post_number", "last_event_number", "last_event_hash")
-    # Moved on by what changes posts already shown (a rewind undoing them, a post edited):
-    # the page's cached fragments are keyed by it.
+    # Moved on by what changes how posts already shown read without changing their rows (a
+    # rewind undoing their events): the page's cached fragments are keyed by it. An edited
+    # post's fragment is keyed by its new text itself.
     thread_version = models.PositiveIntegerField(default=0)
 
     class Meta:
