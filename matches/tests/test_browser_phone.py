@@ -53,6 +53,8 @@ def test_a_coach_moves_a_player_by_tapping_the_pitch_on_a_phone(
     box = square.bounding_box()
     assert box is not None
     assert box["width"] >= THUMB and box["height"] >= THUMB
+    # the server's preview of the path has landed: a tap while it swaps the panel can be lost
+    expect(page.get_by_test_id("plan")).to_contain_text("J8")
     page.get_by_test_id("post-declaration").tap()
     expect(page.get_by_test_id("token-h7")).to_have_attribute("data-square", "J8")
     expect(page.locator("#thread")).to_contain_text("Max Steiner")
