@@ -62,21 +62,24 @@ class ApiToken(models.Model):
 class OutboxMessage(models.Model):
     """A Celery task to send, written in the transaction of the change that calls for it (see
     bbweb/outbox.py). ``claimed_until`` is the lease of whoever is publishing it; ``sent_at``
-    is set once the broker took it."""
+    is set once the broker took it (and again when the task says it will come back: a retry);
+    ``done_at`` once the task ran to its end. A row sent and not done for too long is sent
+    again."""
 
     task = models.CharField(max_length=200)
     args = models.JSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
     claimed_until = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [
             models.Index(
-                fields=["id"], name="outbox_unsent", condition=models.Q(sent_at__isnull=True)
+                fields=["id"], name="outbox_not_done", condition=models.Q(done_at__isnull=True)
             ),
-            models.Index(fields=["sent_at"], name="outbox_sent_at"),
+            models.Index(fields=["created_at"], name="outbox_created_at"),
         ]
 
     def __str__(self) -> str:

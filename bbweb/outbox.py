@@ -16,6 +16,14 @@ the same row), and whoever published marks it sent under its own claim. A proces
 between the publish and the mark leaves a claim that expires, and the row is sent again: every
 task sent this way is idempotent (notices carry keys, deadlines are applied under the match's
 lock).
+
+A row stays until its task says it ran to its end (``done_at``, written by the Celery signal
+handlers below, in the worker); a retry moves ``sent_at`` to the time it is due back. A row sent
+and not done within ``settings.OUTBOX_REPUBLISH_SECONDS`` of that is sent again: the broker
+does not keep every message it took. Redis hands a message to a worker and the worker records
+it as unacknowledged in a second step; a worker killed between the two loses it (the fault
+drill, matches/drill.py, kills workers there). The republish delay outlasts the longest retry
+wait and task, so a task that is only slow is not run twice.
 """
 
 import json
@@ -25,7 +33,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from celery import current_app
+from celery import current_app, states
+from celery.signals import task_postrun, task_retry
+from django.conf import settings
 from django.db import connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q
@@ -38,6 +48,7 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(seconds=60)  # far longer than a publish under the broker's timeouts
 QUIET = 10.0
 KEEP_SENT = timedelta(days=1)
+TASK_ID_PREFIX = "outbox-"
 _quiet_until = 0.0
 
 
@@ -51,6 +62,14 @@ def enqueue(task: str, args: list[Any] | tuple[Any, ...], *, at_once: bool = Fal
     pk = _insert(task, list(args), claim)
     row = OutboxMessage(pk=pk, task=task, args=list(args), claimed_until=claim)
     transaction.on_commit(lambda: _publish_claimed(row))
+
+
+def enqueue_many(tasks: list[tuple[str, list[Any]]]) -> None:
+    """Rows for the relay, in one INSERT."""
+    now = timezone.now()
+    OutboxMessage.objects.bulk_create(
+        OutboxMessage(task=task, args=list(args), created_at=now) for task, args in tasks
+    )
 
 
 def _insert(task: str, args: list[Any], claim: datetime | None) -> int:
@@ -114,33 +133,84 @@ _INSERT = (
 
 
 def relay(limit: int = 500) -> int:
-    """Send the rows nobody holds, oldest first, until the broker fails; how many were sent."""
+    """Send the rows nobody holds, oldest first, until the broker fails; how many were sent.
+    The rows are those never sent and those sent whose task never ran to its end."""
     now = timezone.now()
+    taken, claim = _claim_free(now, limit)
+    sent: list[int] = []
+    for row in OutboxMessage.objects.filter(pk__in=taken).order_by("pk"):
+        if not _sent(row):
+            break
+        sent.append(row.pk)
+    mine = OutboxMessage.objects.filter(pk__in=taken, claimed_until=claim)
+    mine.filter(pk__in=sent).update(sent_at=timezone.now(), claimed_until=None)
+    mine.exclude(pk__in=sent).update(claimed_until=None)  # refused: waits for the next relay
+    _drop_old(now)
+    return len(sent)
+
+
+def _claim_free(now: datetime, limit: int) -> tuple[list[int], datetime]:
+    lost = now - timedelta(seconds=settings.OUTBOX_REPUBLISH_SECONDS)
     with transaction.atomic():
-        free = (
+        free = list(
             OutboxMessage.objects.select_for_update(skip_locked=True)
-            .filter(sent_at__isnull=True)
+            .filter(done_at__isnull=True)
+            .filter(Q(sent_at__isnull=True) | Q(sent_at__lt=lost))
             .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
             .order_by("pk")
-            .values_list("pk", flat=True)[:limit]
+            .values_list("pk", "sent_at")[:limit]
         )
-        taken = list(free)
+        for pk, sent_at in free:
+            if sent_at is not None:
+                log.warning("outbox row %s was sent at %s and never ran: sent again", pk, sent_at)
+        taken = [pk for pk, _sent_at in free]
         claim = timezone.now() + LEASE
         OutboxMessage.objects.filter(pk__in=taken).update(
             claimed_until=claim, attempts=F("attempts") + 1
         )
-    rows = OutboxMessage.objects.filter(pk__in=taken).order_by("pk")
-    sent: list[int] = []
-    for row in rows:
-        if not _sent(row):
-            break
-        sent.append(row.pk)
-    OutboxMessage.objects.filter(pk__in=sent, claimed_until=claim).update(sent_at=timezone.now())
-    OutboxMessage.objects.filter(pk__in=taken, sent_at__isnull=True, claimed_until=claim).update(
-        claimed_until=None
-    )  # what the broker refused waits for the next relay
-    OutboxMessage.objects.filter(sent_at__lt=now - KEEP_SENT).delete()
-    return len(sent)
+    return taken, claim
+
+
+def _drop_old(now: datetime) -> None:
+    """Rows a day old that went out: done, or given up after being sent again all day."""
+    old = OutboxMessage.objects.filter(created_at__lt=now - KEEP_SENT)
+    old.filter(Q(sent_at__isnull=False) | Q(done_at__isnull=False)).delete()
+
+
+def ran(task_id: str | None) -> None:
+    """A task published from the outbox (its id names the row) ran to its end."""
+    row = _row_of(task_id)
+    if row is not None:
+        row.update(done_at=timezone.now())
+
+
+def comes_back(task_id: str | None, at: datetime) -> None:
+    """A task published from the outbox retries ``at``: it is waited for from then."""
+    row = _row_of(task_id)
+    if row is not None:
+        row.filter(done_at__isnull=True).update(sent_at=at)
+
+
+@task_postrun.connect
+def _a_task_ran(task_id: str | None = None, state: str | None = None, **_: Any) -> None:
+    if state != states.RETRY:
+        ran(task_id)
+
+
+@task_retry.connect
+def _a_task_retries(request: Any = None, reason: Any = None, **_: Any) -> None:
+    when = getattr(reason, "when", None)  # Celery's Retry: a countdown in seconds, or an ETA
+    if isinstance(when, datetime):
+        due = when
+    else:
+        due = timezone.now() + timedelta(seconds=float(when or 0))
+    comes_back(getattr(request, "id", None), due)
+
+
+def _row_of(task_id: str | None) -> "models.QuerySet[OutboxMessage] | None":
+    if not task_id or not task_id.startswith(TASK_ID_PREFIX):
+        return None
+    return OutboxMessage.objects.filter(pk=int(task_id.removeprefix(TASK_ID_PREFIX)))
 
 
 def _sent(row: OutboxMessage) -> bool:
@@ -169,7 +239,7 @@ def _publish(row: OutboxMessage) -> bool:
     if not _sent(row):
         mine.update(claimed_until=None)
         return False
-    mine.update(sent_at=timezone.now())
+    mine.update(sent_at=timezone.now(), claimed_until=None)
     return True
 
 
@@ -177,5 +247,5 @@ def _send(row: OutboxMessage) -> None:
     if row.task not in current_app.tasks:
         current_app.loader.import_default_modules()  # the apps' tasks, outside a worker
     current_app.tasks[row.task].apply_async(
-        row.args, task_id=f"outbox-{row.pk}", retry=False, ignore_result=True
+        row.args, task_id=f"{TASK_ID_PREFIX}{row.pk}", retry=False, ignore_result=True
     )

@@ -204,6 +204,9 @@ if VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS:
         f"BBWEB_VISIBILITY_TIMEOUT must be more than {CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS}"
         " seconds (the task time limit and the longest retry wait), or tasks run twice"
     )
+# An outbox task sent and not run to its end (bbweb/outbox.py) goes out again after this long:
+# longer than any task and its retries' waits, or a slow task runs twice (harmless, wasted).
+OUTBOX_REPUBLISH_SECONDS = envint("BBWEB_OUTBOX_REPUBLISH_SECONDS", VISIBILITY_TIMEOUT)
 CELERY_FILESYSTEM_DIR = BASE_DIR / ".celery"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL

@@ -23,8 +23,9 @@ def floor(request: HttpRequest, pk: int) -> JsonResponse:
         scheme, _sep, token = request.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "bearer" or ApiToken.user_for(token.strip()) is None:
             return JsonResponse({"error": "bad_token"}, status=401)
-        # A row the relay never sends (it is born sent); the benchmark deletes them after.
-        row = OutboxMessage.objects.create(task="bench_http.floor", sent_at=timezone.now())
+        # A row the relay never sends (it is born done); the benchmark deletes them after.
+        now = timezone.now()
+        row = OutboxMessage.objects.create(task="bench_http.floor", sent_at=now, done_at=now)
         return JsonResponse({"row": row.pk}, status=201)
     if not request.user.is_authenticated:
         return JsonResponse({"error": "not_authenticated"}, status=401)

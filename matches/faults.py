@@ -159,7 +159,7 @@ def after_a_kill(redis_url: str) -> tuple[int, int]:
     ended = Notice.objects.filter(sent=False, sending_until__gt=now).update(
         sending_until=now - timedelta(seconds=1)
     )
-    ended += OutboxMessage.objects.filter(sent_at__isnull=True, claimed_until__gt=now).update(
+    ended += OutboxMessage.objects.filter(done_at__isnull=True, claimed_until__gt=now).update(
         claimed_until=None
     )
     return unacked, ended

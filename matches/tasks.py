@@ -7,7 +7,6 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 from django.db import DatabaseError
-from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb import outbox
 from matches import notifications, services
@@ -37,17 +36,14 @@ def sweep_deadlines() -> int:
     return report.applied + sequences
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
-def enqueue_all(self: Task, calls: list[tuple[str, list[Any]]]) -> None:
+@shared_task(acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
+def enqueue_all(calls: list[tuple[str, list[Any]]]) -> None:
     """The tasks of a batch of the sweep, which it sends as one message: each goes on from
-    here as its own task. A second run queues them again, and each of them is idempotent; one
-    the broker refuses waits in the outbox for the relay."""
-    for name, args in calls:
-        try:
-            self.app.tasks[name].apply_async(args, retry=False, ignore_result=True)
-        except (BrokerError, OSError):
-            log.warning("could not enqueue %s%r: the outbox keeps it", name, args)
-            outbox.enqueue(name, args)
+    here as an outbox row of its own, sent now by the relay, so that one the broker refuses or
+    loses goes out later (bbweb/outbox.py). A second run queues them again, and each of them
+    is idempotent."""
+    outbox.enqueue_many(calls)
+    outbox.relay()
 
 
 # The tasks sent from a request ignore their results: nothing waits for them, and a result

@@ -7,6 +7,11 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+from celery import current_app
+from celery.app.task import Context
+from celery.exceptions import Retry
+from celery.signals import task_retry
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
@@ -17,6 +22,7 @@ from matches import autoplay
 from matches.models import Decision
 
 pytestmark = pytest.mark.django_db(transaction=True)
+TURN = "matches.tasks.notify_turn"
 
 
 class Broker:
@@ -130,12 +136,62 @@ def test_a_writer_whose_claim_was_taken_over_does_not_mark_the_row_sent(broker: 
     assert unsent() == 1
 
 
-def test_sent_rows_are_dropped_after_a_day(broker: Broker) -> None:
-    OutboxMessage.objects.create(
-        task="matches.tasks.notify_turn", args=[5], sent_at=timezone.now() - timedelta(days=2)
+def test_rows_a_day_old_are_dropped_once_they_went_out_and_kept_while_they_wait() -> None:
+    a_day_ago, now = timezone.now() - timedelta(days=1, seconds=1), timezone.now()
+    gone = [
+        OutboxMessage.objects.create(task=TURN, args=[5], created_at=a_day_ago, **went_out)
+        for went_out in ({"sent_at": now}, {"done_at": now}, {"sent_at": now, "done_at": now})
+    ]
+    waiting = OutboxMessage.objects.create(task=TURN, args=[6], created_at=a_day_ago)
+    recent = OutboxMessage.objects.create(task=TURN, args=[7], sent_at=now, done_at=now)
+    outbox._drop_old(timezone.now())
+    assert set(OutboxMessage.objects.values_list("pk", flat=True)) == {waiting.pk, recent.pk}
+    assert not OutboxMessage.objects.filter(pk__in=[row.pk for row in gone]).exists()
+
+
+def _sent_long_ago(row: OutboxMessage) -> None:
+    sent = timezone.now() - timedelta(seconds=settings.OUTBOX_REPUBLISH_SECONDS + 1)
+    OutboxMessage.objects.filter(pk=row.pk).update(sent_at=sent)
+
+
+def test_a_task_sent_and_never_run_goes_out_again_and_one_that_ran_does_not(broker: Broker) -> None:
+    """Redis can lose a message it handed to a worker killed at once: the row waits for its
+    task to say it ran, and goes out again when it does not."""
+    lost, ran = (OutboxMessage.objects.create(task=TURN, args=[n]) for n in (1, 2))
+    assert outbox.relay() == 2
+    assert outbox.relay() == 0  # sent: waited for
+    outbox.ran(f"outbox-{ran.pk}")
+    for row in (lost, ran):
+        _sent_long_ago(row)
+    assert outbox.relay() == 1
+    assert broker.sent == [(TURN, [1]), (TURN, [2]), (TURN, [1])]
+    assert OutboxMessage.objects.get(pk=lost.pk).attempts == 2
+
+
+def test_a_task_that_retries_is_waited_for_from_when_it_is_due_back(broker: Broker) -> None:
+    row = OutboxMessage.objects.create(task=TURN, args=[3])
+    assert outbox.relay() == 1
+    task = current_app.tasks[TURN]
+    later = timedelta(seconds=settings.OUTBOX_REPUBLISH_SECONDS * 2)
+    task_retry.send(
+        sender=task,
+        request=Context(id=f"outbox-{row.pk}"),
+        reason=Retry(when=later.total_seconds()),
     )
-    outbox.relay()
-    assert not OutboxMessage.objects.exists()
+    due_back = OutboxMessage.objects.get(pk=row.pk).sent_at
+    assert due_back is not None and due_back > timezone.now() + later / 2
+    assert outbox.relay() == 0
+    _sent_long_ago(row)
+    assert outbox.relay() == 1
+
+
+def test_a_task_run_by_celery_marks_its_row_done(broker: Broker) -> None:
+    match = autoplay.demo_match()
+    row = OutboxMessage.objects.create(task=TURN, args=[match.pk])
+    current_app.tasks[TURN].apply([match.pk], task_id=f"outbox-{row.pk}")
+    assert OutboxMessage.objects.get(pk=row.pk).done_at is not None
+    other = current_app.tasks[TURN].apply([match.pk], task_id="not-from-the-outbox")
+    assert other.successful()
 
 
 def test_a_match_played_with_the_broker_down_loses_no_task(broker: Broker) -> None:

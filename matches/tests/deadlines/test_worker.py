@@ -7,11 +7,13 @@ from datetime import timedelta
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bbweb import outbox
 from bbweb.celery import app
+from bbweb.models import OutboxMessage
 from matches import services
 from matches.models import Decision, Match, Notice, Post
 from matches.tasks import sweep_deadlines
@@ -81,3 +83,23 @@ def test_a_contest_is_rolled_by_the_worker(
     roll = match.posts.get(kind=Post.Kind.SYSTEM, summary__message="blitz_contest")
     assert len(roll.summary["rival"]) == len(roll.summary["captain"]) == 3
     assert roll.summary["winner"] in ("rival", "captain")
+
+
+def test_a_task_the_broker_lost_goes_out_again_and_runs_once(worker: None, match: Match) -> None:
+    """Redis loses a message handed to a worker killed before it recorded it (the fault drill
+    kills workers there): the row says sent, and its task never said it ran."""
+    put(match, STANDARD)
+    outbox.relay()  # whatever the match's start queued
+    lost_at = timezone.now() - timedelta(seconds=settings.OUTBOX_REPUBLISH_SECONDS + 1)
+    row = OutboxMessage.objects.create(
+        task="matches.tasks.notify_turn", args=[match.pk], sent_at=lost_at
+    )
+    turn_notices = Notice.objects.filter(match=match, kind="turn")
+    assert outbox.relay() == 1
+    for _ in range(300):
+        if OutboxMessage.objects.get(pk=row.pk).done_at is not None:
+            break
+        time.sleep(0.1)
+    assert OutboxMessage.objects.get(pk=row.pk).done_at is not None
+    assert sorted(turn_notices.values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert outbox.relay() == 0  # done: never sent again
