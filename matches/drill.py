@@ -55,6 +55,7 @@ class Figures:
     notices_sent: int = 0
     notices_doubled: int = 0
     notices_lost: int = 0
+    tasks_sent_again: int = 0
     posts_attempted: int = 0
     posts_stored: int = 0
     posts_doubled: int = 0
@@ -74,7 +75,8 @@ class Figures:
             f"notices: {self.notices_due} due, {self.notices_sent} sent, "
             f"{self.notices_doubled} doubled (each copy with the notice's one Message-ID: the "
             f"documented window of a kill after the mail server took the mail), "
-            f"{self.notices_lost} lost",
+            f"{self.notices_lost} lost; {self.tasks_sent_again} outbox tasks sent more than "
+            f"once (a worker killed between a publish and its mark, or a message Redis lost)",
             f"posts: {self.posts_attempted} attempted, {self.posts_stored} stored, "
             f"{self.posts_doubled} doubled ({self.post_errors} answered with an error and sent "
             f"again; broker down {self.broker_outage_seconds:.0f} s, "
@@ -174,6 +176,7 @@ def deadlines_and_notices(
     figures.deadlines_applied = sum(1 for pk in ids if counts[pk])
     figures.deadlines_doubled = sum(1 for pk in ids if counts[pk] > 1)
     _count_notices(figures, due, smtp)
+    figures.tasks_sent_again = OutboxMessage.objects.filter(attempts__gt=1).count()
 
 
 def _count_notices(figures: Figures, due: list[tuple[int, str]], smtp: faults.FakeSmtp) -> None:
