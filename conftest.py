@@ -103,5 +103,8 @@ def _each_test_starts_with_no_throttle_counts() -> Iterator[None]:
     test's sign-ups or wrong passwords must not refuse the next test's."""
     from django.core.cache import cache
 
+    from matches.thread import RECENT
+
     cache.clear()
+    RECENT.clear()  # the thread's copies in this process, in front of the cache
     yield

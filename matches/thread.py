@@ -4,6 +4,9 @@ events described in the reader's language (from the stored data, never from stor
 import hashlib
 import json
 import logging
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -133,7 +136,7 @@ def thread(
     read the posts once between them. Uncached, it costs two queries however long the
     thread: the posts, then the events of those whose fragment is not cached."""
     key = _page_key(match, before, since, size)
-    cached = _cache_get_many([key]).get(key)
+    cached = _cache_get_many([key], PAGE_SECONDS).get(key)
     if isinstance(cached, ThreadPage):
         return cached
     page = _read_page(match, before, since, size)
@@ -299,18 +302,62 @@ def _view(names: Names, post: Post, events: list[EventFacts]) -> PostView:
     )
 
 
-def _cache_get_many(keys: list[str]) -> dict[str, Any]:
+class Recent:
+    """The fragments and pages this process read or made last, in front of the shared cache
+    (Redis: a round trip and an unpickling per page). Their keys name their content, so a
+    copy is never wrong; it is kept no longer than the shared cache keeps it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        now, found = time.monotonic(), {}
+        with self._lock:
+            for key in keys:
+                item = self._items.get(key)
+                if item is not None and item[0] > now:
+                    self._items.move_to_end(key)
+                    found[key] = item[1]
+        return found
+
+    def set_many(self, values: dict[str, Any], seconds: float) -> None:
+        until = time.monotonic() + seconds
+        with self._lock:
+            for key, value in values.items():
+                self._items[key] = (until, value)
+                self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+RECENT = Recent(size=4000)  # a few pages of every match being played: some megabytes
+
+
+def _cache_get_many(keys: list[str], seconds: int = FRAGMENT_SECONDS) -> dict[str, Any]:
+    found = RECENT.get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if not missing:
+        return found
     # The cache only saves time: if it is down, the page is rendered without it.
     try:
-        return dict(cache.get_many(keys))
+        shared = dict(cache.get_many(missing))
     except Exception:  # any backend's error
         logger.warning("post fragments: cache unavailable", exc_info=True)
-        return {}
+        return found
+    RECENT.set_many(shared, min(seconds, PAGE_SECONDS))  # their time left there is unknown
+    return found | shared
 
 
 def _cache_set_many(values: dict[str, Any], seconds: int = FRAGMENT_SECONDS) -> None:
     if not values:
         return
+    RECENT.set_many(values, seconds)
     try:
         cache.set_many(values, seconds)
     except Exception:  # any backend's error

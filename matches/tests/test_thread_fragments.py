@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from matches import autoplay, services
 from matches.models import Decision, Match, Post
-from matches.thread import Line
+from matches.thread import Line, Recent
 from teams.models import Team
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +128,31 @@ def test_a_dice_line_escapes_every_part() -> None:
         '<span class="mod">-1 &lt;tz&gt;</span> → <strong>fails &amp; falls</strong></li>'
     )
     assert Line("Kick-off").html() == '<li class="line ">Kick-off</li>'
+
+
+def test_a_page_read_again_in_one_process_is_not_asked_of_the_shared_cache(
+    match: Match, cast: dict[str, User], clients: dict[str, Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    post = services.write_post(match.pk, cast["alice"], kind=OOC, text="Go *Reavers*")
+    assert "<em>Reavers</em>" in article(clients["erin"], match, post.number)
+    asked: list[str] = []
+
+    def get_many(keys: list[str], *args: object, **kwargs: object) -> dict[str, object]:
+        asked.extend(keys)
+        return {}
+
+    monkeypatch.setattr(cache, "get_many", get_many)
+    assert "<em>Reavers</em>" in article(clients["erin"], match, post.number)
+    assert not any(key.startswith(("thread:", "post:")) for key in asked)
+    services.edit_post(post.pk, cast["alice"], text="Go **Reavers**!")  # a new version
+    assert "<strong>Reavers</strong>" in article(clients["erin"], match, post.number)
+
+
+def test_the_process_keeps_the_copies_used_last_and_none_past_its_time() -> None:
+    recent = Recent(size=2)
+    recent.set_many({"a": 1, "b": 2}, seconds=60)
+    assert recent.get_many(["a"]) == {"a": 1}  # a is now the one used last
+    recent.set_many({"c": 3}, seconds=60)
+    assert recent.get_many(["a", "b", "c"]) == {"a": 1, "c": 3}
+    recent.set_many({"d": 4}, seconds=-1)
+    assert recent.get_many(["d"]) == {}
