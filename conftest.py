@@ -1,5 +1,6 @@
 import os
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,9 +26,15 @@ def _tasks_run_eagerly() -> Iterator[None]:
 
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
-    if str(app.conf.broker_url).startswith("filesystem://"):
-        # Each test process its own queue: a worker started by one test must not take the
-        # tasks another process sent for its own database.
+    # Each test process its own queues: a worker started by one test must take neither the
+    # tasks another process sent for its own database nor those of a worker or beat left
+    # running on the same Redis by anything else (a CI machine's earlier run, a developer's).
+    if str(app.conf.broker_url).startswith("redis"):
+        prefix = {"global_keyprefix": f"bbweb-test-{os.getpid()}-{uuid.uuid4().hex[:8]}:"}
+        app.conf.broker_transport_options = {**app.conf.broker_transport_options, **prefix}
+        app.conf.result_backend_transport_options = prefix
+        yield
+    elif str(app.conf.broker_url).startswith("filesystem://"):
         options = dict(app.conf.broker_transport_options)
         queue = Path(options["data_folder_in"]).parent / f"test-{os.getpid()}"
         for key in ("data_folder_in", "data_folder_out"):
@@ -61,6 +68,16 @@ def _patient_page_assertions() -> None:
     from playwright.sync_api import expect
 
     expect.set_options(timeout=BROWSER_PATIENCE_MS)
+
+
+@pytest.fixture(autouse=True)
+def _a_test_leaves_no_page_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A page opened in a context of a test's own would go on polling the live server
+    through the tests that follow in its process, with their databases."""
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    for context in browser.contexts if browser is not None else []:
+        context.close()
 
 
 @pytest.fixture(scope="session")

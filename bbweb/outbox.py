@@ -38,7 +38,8 @@ from celery.signals import task_postrun, task_retry
 from django.conf import settings
 from django.db import connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -178,10 +179,13 @@ def _drop_old(now: datetime) -> None:
 
 
 def ran(task_id: str | None) -> None:
-    """A task published from the outbox (its id names the row) ran to its end."""
+    """A task published from the outbox (its id names the row) ran to its end, and so it was
+    sent, whether or not its publisher lived to mark it (a relay whose database connection
+    dropped between the publish and the mark)."""
     row = _row_of(task_id)
     if row is not None:
-        row.update(done_at=timezone.now())
+        now = timezone.now()
+        row.update(done_at=now, sent_at=Coalesce(F("sent_at"), Value(now)))
 
 
 def comes_back(task_id: str | None, at: datetime) -> None:

@@ -168,6 +168,27 @@ def test_a_task_sent_and_never_run_goes_out_again_and_one_that_ran_does_not(brok
     assert OutboxMessage.objects.get(pk=lost.pk).attempts == 2
 
 
+def test_a_task_that_ran_counts_as_sent_when_its_relay_died_before_marking_it(
+    broker: Broker,
+) -> None:
+    """The relay publishes, then loses its database connection before it marks the row sent
+    (the fault drill terminates every connection while coaches post): the task runs, and its
+    row says sent and done, never waiting in the outbox again."""
+    row = OutboxMessage.objects.create(task=TURN, args=[4])
+    claim = timezone.now() + outbox.LEASE
+    OutboxMessage.objects.filter(pk=row.pk).update(claimed_until=claim, attempts=1)
+    outbox.ran(f"outbox-{row.pk}")
+    row.refresh_from_db()
+    assert row.sent_at is not None and row.done_at is not None
+    assert unsent() == 0
+    OutboxMessage.objects.filter(pk=row.pk).update(claimed_until=None)
+    assert outbox.relay() == 0 and broker.sent == []
+    sent_before = timezone.now() - timedelta(hours=1)
+    OutboxMessage.objects.filter(pk=row.pk).update(sent_at=sent_before)
+    outbox.ran(f"outbox-{row.pk}")  # a row already marked keeps the time it was sent
+    assert OutboxMessage.objects.get(pk=row.pk).sent_at == sent_before
+
+
 def test_a_task_that_retries_is_waited_for_from_when_it_is_due_back(broker: Broker) -> None:
     row = OutboxMessage.objects.create(task=TURN, args=[3])
     assert outbox.relay() == 1
