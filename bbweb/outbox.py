@@ -36,7 +36,7 @@ from typing import Any
 from celery import current_app, states
 from celery.signals import task_postrun, task_retry
 from django.conf import settings
-from django.db import connections, models, transaction
+from django.db import InterfaceError, OperationalError, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
@@ -143,11 +143,26 @@ def relay(limit: int = 500) -> int:
         if not _sent(row):
             break
         sent.append(row.pk)
-    mine = OutboxMessage.objects.filter(pk__in=taken, claimed_until=claim)
-    mine.filter(pk__in=sent).update(sent_at=timezone.now(), claimed_until=None)
-    mine.exclude(pk__in=sent).update(claimed_until=None)  # refused: waits for the next relay
+    _settle(taken, claim, sent)
     _drop_old(now)
     return len(sent)
+
+
+def _settle(taken: list[int], claim: datetime, sent: list[int]) -> None:
+    """Mark the rows that went out, give back the others. A connection the database dropped
+    meanwhile is replaced once: else the claim would hold every row for ``LEASE``."""
+    for last_try in (False, True):
+        try:
+            mine = OutboxMessage.objects.filter(pk__in=taken, claimed_until=claim)
+            mine.filter(pk__in=sent).update(sent_at=timezone.now(), claimed_until=None)
+            mine.exclude(pk__in=sent).update(claimed_until=None)  # refused: the next relay's
+            return
+        except (OperationalError, InterfaceError):
+            db = connections[OutboxMessage.objects.db]
+            if last_try or db.in_atomic_block:
+                raise
+            log.warning("the database dropped the relay's connection; marking on a new one")
+            db.close()
 
 
 def _claim_free(now: datetime, limit: int) -> tuple[list[int], datetime]:

@@ -18,7 +18,7 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb import outbox
 from bbweb.models import OutboxMessage
-from matches import autoplay
+from matches import autoplay, faults
 from matches.models import Decision
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -187,6 +187,28 @@ def test_a_task_that_ran_counts_as_sent_when_its_relay_died_before_marking_it(
     OutboxMessage.objects.filter(pk=row.pk).update(sent_at=sent_before)
     outbox.ran(f"outbox-{row.pk}")  # a row already marked keeps the time it was sent
     assert OutboxMessage.objects.get(pk=row.pk).sent_at == sent_before
+
+
+def test_a_relay_whose_connection_the_database_drops_marks_its_rows_on_a_new_one(
+    broker: Broker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault drill terminates every connection while the relay publishes: without a new
+    connection its claim would hold the rows a minute, unsent in the outbox's eyes."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a backend is terminated with PostgreSQL's pg_terminate_backend")
+    rows = [OutboxMessage.objects.create(task=TURN, args=[n]) for n in (5, 6)]
+    send = broker.send
+
+    def send_and_lose_the_connection(row: OutboxMessage) -> None:
+        send(row)
+        if row.pk == rows[-1].pk:
+            faults.terminate_backends(connection.settings_dict)
+
+    monkeypatch.setattr(outbox, "_send", send_and_lose_the_connection)
+    assert outbox.relay() == 2
+    assert unsent() == 0
+    assert not OutboxMessage.objects.filter(claimed_until__isnull=False).exists()
+    assert outbox.relay() == 0 and len(broker.sent) == 2
 
 
 def test_a_task_that_retries_is_waited_for_from_when_it_is_due_back(broker: Broker) -> None:
