@@ -178,7 +178,10 @@ def _plain(line: Line) -> str:
 def replay_document(match: Match) -> dict[str, Any]:
     """The frames as the replay page reads them: the players once, then each frame with only
     the players that changed since the frame before (the first frame has everybody)."""
-    key = f"replay:{match.pk}:{match.version}:{get_language()}"
+    # The chain's head names the history and the creation time the match: a database restored
+    # or made again gives an id and a version to another history while the cache keeps these.
+    made = match.created_at.timestamp()
+    key = f"replay:{match.pk}:{made}:{match.version}:{match.last_event_hash}:{get_language()}"
     cached: dict[str, Any] | None = cache.get(key)
     if cached is not None:
         return cached

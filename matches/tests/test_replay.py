@@ -109,3 +109,19 @@ def test_a_match_not_yet_on_record_has_no_frames(
     assert _frames(clients["erin"], match) == []
     page = clients["erin"].get(f"/matches/{match.pk}/replay/").content.decode()
     assert "Nothing of this match is on record yet." in page
+
+
+def test_a_replay_is_never_served_for_another_history_under_the_same_id(match: Match) -> None:
+    """A database restored from a backup, or made again, gives a match id and version to
+    another history while the cache still holds a day of replays."""
+    demo.play(match, random.Random(3), turns=2)
+    match.refresh_from_db()
+    played = replay.replay_document(match)
+    pk, fields = match.pk, match.fields_for_copies()
+    match.delete()
+    again = Match.objects.create(pk=pk, **fields)  # the same id and version, no events
+    assert (again.pk, again.version) == (pk, fields["version"])
+    document = replay.replay_document(again)
+    assert document != played
+    assert document == replay.replay_document(Match.objects.get(pk=again.pk))
+    assert document["frames"] == []
