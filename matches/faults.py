@@ -141,9 +141,22 @@ class Worker:
         self.stop(signal.SIGKILL)
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, sig)
-        self.process.wait(timeout=60)
+        stop_group(self.process, sig, 60)
+
+
+def stop_group(process: subprocess.Popen[bytes], sig: int, seconds: float) -> None:
+    """Signal a process started in a session of its own, with all it started (beat), and
+    SIGKILL them if they outlast ``seconds``: a worker left running would take the tasks of
+    whatever uses its broker next."""
+    for last in (sig, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, last)
+        try:
+            process.wait(timeout=seconds)
+            return
+        except subprocess.TimeoutExpired:
+            if last == signal.SIGKILL:
+                raise
 
 
 def after_a_kill(redis_url: str) -> tuple[int, int]:

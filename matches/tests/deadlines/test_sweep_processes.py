@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from bbweb.models import OutboxMessage
-from matches import drill, services
+from matches import drill, faults, services
 from matches.models import Decision, Match, Notice, Post
 from matches.services import deadlines, play
 from matches.tests.deadlines.conftest import STANDARD, put
@@ -162,9 +162,7 @@ def _celery(env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 
 def _stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, sig)
-    process.wait(timeout=30)
+    faults.stop_group(process, sig, 30)
 
 
 def _wait_for(condition: object, seconds: float) -> bool:
