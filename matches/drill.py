@@ -256,8 +256,9 @@ def posts_under_faults(
     for thread in threads:
         thread.join()
     connection.close()
-    # A relay caught by a dropped connection between its claim and its mark leaves the rows to
-    # the next one once the claim expires: the outbox promises them within that lease.
+    # A relay that dies between its claim and its mark leaves the rows to the next one once
+    # the claim expires (one whose connection only dropped marks them on a new one): the
+    # outbox promises them within that lease.
     unsent = OutboxMessage.objects.filter(sent_at=None)
     faults.wait_for(lambda: not unsent.exists(), outbox.LEASE.total_seconds() + 30)
     worker.stop()
