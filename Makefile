@@ -54,7 +54,7 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy rules/engine
-	$(VENV)/bin/mypy bbweb teams matches rules
+	$(VENV)/bin/mypy bbweb teams matches rules tools
 	$(VENV)/bin/lint-imports
 
 bench: $(STAMP)

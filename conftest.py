@@ -12,6 +12,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # Tasks run in the test process unless a test starts a real worker (see test_worker.py).
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
 
+# The cast of a match (alice, bob, carol, dave, erin and gm) for the tests of every room.
+pytest_plugins = ["matches.tests.cast"]
+
 CHROMIUM = "/usr/bin/chromium"
 # A page's answer may take seconds on a loaded CI machine (two test processes on two cores, a
 # Chromium each): assertions on the page wait up to this long before failing.
@@ -120,7 +123,7 @@ def _each_test_starts_with_no_throttle_counts() -> Iterator[None]:
     test's sign-ups or wrong passwords must not refuse the next test's."""
     from django.core.cache import cache
 
-    from matches.thread import RECENT
+    from matches.thread.page import RECENT
 
     cache.clear()
     RECENT.clear()  # the thread's copies in this process, in front of the cache

@@ -18,7 +18,7 @@ SETUP = """
 import json
 from django.contrib.auth.models import User
 from bbweb.models import ApiToken
-from matches import autoplay
+from tools import autoplay
 match = autoplay.demo_match()
 for user in User.objects.all():
     user.email = f"{user.username}@smoke.test"

@@ -22,7 +22,7 @@ handlers below, in the worker); a retry moves ``sent_at`` to the time it is due 
 and not done within ``settings.OUTBOX_REPUBLISH_SECONDS`` of that is sent again: the broker
 does not keep every message it took. Redis hands a message to a worker and the worker records
 it as unacknowledged in a second step; a worker killed between the two loses it (the fault
-drill, matches/drill.py, kills workers there). The republish delay outlasts the longest retry
+drill, tools/drill.py, kills workers there). The republish delay outlasts the longest retry
 wait and task, so a task that is only slow is not run twice.
 """
 
@@ -144,7 +144,7 @@ def relay(limit: int = 500) -> int:
             break
         sent.append(row.pk)
     _settle(taken, claim, sent)
-    _drop_old(now)
+    drop_old(now)
     return len(sent)
 
 
@@ -187,7 +187,7 @@ def _claim_free(now: datetime, limit: int) -> tuple[list[int], datetime]:
     return taken, claim
 
 
-def _drop_old(now: datetime) -> None:
+def drop_old(now: datetime) -> None:
     """Rows a day old that went out: done, or given up after being sent again all day."""
     old = OutboxMessage.objects.filter(created_at__lt=now - KEEP_SENT)
     old.filter(Q(sent_at__isnull=False) | Q(done_at__isnull=False)).delete()
@@ -247,11 +247,11 @@ def _publish_claimed(row: OutboxMessage) -> None:
         OutboxMessage.objects.filter(pk=row.pk, claimed_until=row.claimed_until).update(
             claimed_until=None
         )
-    elif not _publish(row):
+    elif not publish(row):
         _quiet_until = time.monotonic() + QUIET
 
 
-def _publish(row: OutboxMessage) -> bool:
+def publish(row: OutboxMessage) -> bool:
     """Publish a row this process claimed; False (and the claim given back) when the broker
     failed it."""
     mine = OutboxMessage.objects.filter(pk=row.pk, claimed_until=row.claimed_until)

@@ -237,7 +237,7 @@ else:
         "control_folder": str(CELERY_FILESYSTEM_DIR / "control"),
         "store_processed": False,
     }
-# The cache holds the thread's rendered posts (matches.thread): shared by every web process on
+# The cache holds the thread's rendered posts (matches.thread.page): shared by every web process on
 # Redis; each process keeps its own in memory without it. Losing it only costs time.
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:

@@ -2,11 +2,17 @@ from django.contrib import admin
 from django.urls import include, path
 
 from bbweb import views
-from matches import api_urls, views_dashboard
-from matches import urls as match_urls
+from matches.api import urls as api_urls
+from matches.dashboard import urls as dashboard_urls
+from matches.dashboard import views as dashboard_views
+from matches.deadlines import urls as deadline_urls
+from matches.gm import urls as gm_urls
+from matches.league import urls as league_urls
+from matches.notices import urls as notice_urls
+from matches.play import urls as match_urls
 
 urlpatterns = [
-    path("", views_dashboard.home, name="home"),
+    path("", dashboard_views.home, name="home"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("healthz", views.healthz, name="healthz"),
     path("accounts/signup/", views.signup, name="signup"),
@@ -19,10 +25,19 @@ urlpatterns = [
     path("teams/", include("teams.urls")),
     # the match pages and the match download share the ``matches`` namespace
     path("matches/", include((match_urls.urlpatterns + api_urls.match_urlpatterns, "matches"))),
-    path("matches/", include("matches.urls_sequence")),
-    path("matches/", include("matches.urls_deadlines")),
-    path("api/", include("matches.api_urls")),
-    path("", include("matches.urls_gm")),
+    path("matches/", include("matches.sequence.urls")),
+    # the namespaces are older than the rooms: a room's URLs keep the names they had
+    path(
+        "matches/",
+        include(
+            (
+                dashboard_urls.urlpatterns + notice_urls.urlpatterns + deadline_urls.urlpatterns,
+                "deadlines",
+            )
+        ),
+    ),
+    path("api/", include("matches.api.urls")),
+    path("", include((gm_urls.urlpatterns + league_urls.urlpatterns, "gm"))),
     path("", include("matches.live.urls")),
     path("admin/", admin.site.urls),
 ]

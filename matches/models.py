@@ -356,7 +356,7 @@ class CoachPreferences(models.Model):
 
 class Notice(models.Model):
     """One e-mail to one user: the unique key makes it once only. ``sent`` is False while a run
-    holds it (until ``sending_until``) or after a failed attempt; see matches.notifications."""
+    holds it (until ``sending_until``) or after a failed attempt; see matches.notices.emails."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="notices")
@@ -632,3 +632,12 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} by {self.gm}"
+
+
+def open_decision(match: Match) -> Decision | None:
+    """The latest unanswered question of the match; no query when its state awaits no answer
+    (a question's row is written with the state that asks it, and closed with the one that
+    answers it)."""
+    if not match.state.get("pending"):
+        return None
+    return Decision.objects.filter(match=match, answered_at__isnull=True).order_by("-pk").first()

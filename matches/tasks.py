@@ -9,7 +9,8 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from bbweb import outbox
-from matches import notifications, services
+from matches import services
+from matches.notices import emails as notifications
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def adjudicate_blitz(decision_id: int) -> bool:
 
 # A notice retries on a database or mail error, waiting 5 s, 10 s, 20 s ... up to 5 minutes
 # (jittered), about 25 minutes in all: a blip loses nothing, and a notice already sent is not
-# sent again (matches.notifications). settings.py keeps the longest wait under the broker's
+# sent again (matches.notices.emails). settings.py keeps the longest wait under the broker's
 # visibility timeout (BBWEB_VISIBILITY_TIMEOUT), so a waiting retry is not delivered twice.
 NOTICE_TASK: dict[str, Any] = {
     "acks_late": True,

@@ -107,19 +107,19 @@ def _set(state: State, pid: str, c: cond.Condition, events: Events, why: str) ->
         events.append(("ball_dropped", {"player": pid, "why": "out"}))
 
 
-def _player(state: State, pid: object) -> str:
+def known_player(state: State, pid: object) -> str:
     if not isinstance(pid, str) or pid not in state["players"]:
         raise LiveError("unknown_player", _("No such player in this match."))
     return pid
 
 
-def _playing(state: State) -> None:
+def playing(state: State) -> None:
     if state["result"] is not None:
         raise LiveError("finished", _("The match is over."))
 
 
-def _idle(state: State) -> None:
-    _playing(state)
+def idle(state: State) -> None:
+    playing(state)
     if state["challenge"] is not None:
         raise LiveError("challenge_open", _("Finish the challenge under way first."))
     _nothing_pending(state)
@@ -144,7 +144,7 @@ def level(state: State, pid: str, kind: Kind) -> int:
 
 
 def kick_off(state: State, kicking: str) -> Events:
-    _idle(state)
+    idle(state)
     if state["phase"] != "kickoff":
         raise LiveError("not_kickoff", _("The ball is in play."))
     if kicking not in SIDES:
@@ -157,7 +157,7 @@ def kick_off(state: State, kicking: str) -> Events:
 def next_phase(state: State) -> Events:
     """Move, stride, bash, throw; after the throw phase the next round starts (stuns wear
     off: a stun lasts the round it happens in and the next)."""
-    _idle(state)
+    idle(state)
     if state["phase"] == "kickoff":
         raise LiveError("not_in_play", _("Kick off first."))
     bomb = state.get("bomb")
@@ -203,8 +203,8 @@ def _end_drive(state: State, events: Events) -> None:
 
 def touchdown(state: State, pid: object) -> Events:
     """The ball carrier in the opponents' end zone (stunned, down or injured counts too)."""
-    _idle(state)
-    scorer = _player(state, pid)
+    idle(state)
+    scorer = known_player(state, pid)
     if state["ball"]["carrier"] != scorer:
         raise LiveError("not_carrier", _("Only the ball carrier scores."))
     team = state["players"][scorer]["team"]
@@ -217,7 +217,7 @@ def touchdown(state: State, pid: object) -> Events:
 
 def end_half(state: State) -> Events:
     """Half time, full time (a tie goes to overtime, a third half) or the end of overtime."""
-    _idle(state)
+    idle(state)
     events: Events = [("half_over", {"half": state["half"], "score": dict(state["score"])})]
     _end_drive(state, events)
     score = state["score"]
@@ -231,7 +231,7 @@ def end_half(state: State) -> Events:
 
 
 def finish(state: State) -> Events:
-    _playing(state)
+    playing(state)
     score = state["score"]
     winner = (
         None
@@ -257,8 +257,8 @@ def _other(side: str) -> str:
 
 
 def ruling(state: State, action: str, pid: object) -> Events:
-    _idle(state)
-    who = _player(state, pid)
+    idle(state)
+    who = known_player(state, pid)
     c = condition(state, who)
     events: Events = []
     try:
@@ -311,7 +311,7 @@ def ruling(state: State, action: str, pid: object) -> Events:
 
 def ball_out(state: State) -> Events:
     """Out of bounds: the round is played out, the ball comes back in at the next round."""
-    _idle(state)
+    idle(state)
     state["ball"] = {"carrier": None, "out": True}
     return [("ball_out", {})]
 
@@ -333,12 +333,12 @@ def start_challenge(
     player who ran off the field, the referee's red-card challenge, or a kick (straight to the
     injury test), a thrown small player landing (against the referee), the crowd, or the red
     card. Several attackers make a group challenge."""
-    _idle(state)
+    idle(state)
     if purpose not in STARTED:
         raise LiveError("bad_purpose", _("No such challenge."))
     if state["phase"] == "kickoff" and purpose in ("bash", "stride", "kick"):
         raise LiveError("not_in_play", _("Kick off first."))
-    target = _player(state, defender)
+    target = known_player(state, defender)
     if purpose in ("crowd", "red_card", "land"):
         attackers = [REF]
     attackers = list(dict.fromkeys(attackers))
@@ -346,7 +346,7 @@ def start_challenge(
         raise LiveError("bad_players", _("Pick the attackers and one defender."))
     for pid in attackers:
         if pid != REF:
-            _player(state, pid)
+            known_player(state, pid)
             if state["players"][pid]["team"] == state["players"][target]["team"]:
                 raise LiveError("same_team", _("Team-mates do not challenge each other."))
             if not condition(state, pid).can_attack:
@@ -361,8 +361,8 @@ def start_challenge(
         if not condition(state, target).lying:
             raise LiveError("not_lying", _("Only a player on the ground is kicked."))
         events: Events = [("kick", {"attacker": attackers[0], "victim": target})]
-        _knock_down(state, target, events)
-        _open(state, _injury(attackers[0], target), phones, events)
+        knock_down(state, target, events)
+        open(state, injury(attackers[0], target), phones, events)
         return events
     if purpose in ("bash", "stride") and condition(state, target).lying:
         raise LiveError("lying", _("A player on the ground is kicked, not bashed or tackled."))
@@ -383,7 +383,7 @@ def start_challenge(
         ch["kind"] = "group" if len(attackers) > 1 else "levels"
         ch["levels"] = _levels(state, ch)
     events = []
-    _open(state, ch, phones, events)
+    open(state, ch, phones, events)
     return events
 
 
@@ -417,7 +417,7 @@ def _levels(state: State, ch: dict[str, Any]) -> dict[str, int]:
     return {}
 
 
-def _injury(
+def injury(
     injurer: str, victim: str, damage: int = 0, tie_to: str | None = None, bonus: int = 0
 ) -> dict[str, Any]:
     """The injury test: levelless, the attacker must win; repeated while he wins. ``tie_to``:
@@ -440,7 +440,7 @@ def _injury(
     }
 
 
-def _hold(pid: str, purpose: str = "hold_ball") -> dict[str, Any]:
+def hold(pid: str, purpose: str = "hold_ball") -> dict[str, Any]:
     """Holding the ball (knocked down or felled) or a weapon (injured): against the referee."""
     return {
         "purpose": purpose,
@@ -453,7 +453,7 @@ def _hold(pid: str, purpose: str = "hold_ball") -> dict[str, Any]:
     }
 
 
-def _open(state: State, ch: dict[str, Any], phones: bool, events: Events) -> None:
+def open(state: State, ch: dict[str, Any], phones: bool, events: Events) -> None:
     state["challenges"] += 1
     ch["n"] = state["challenges"]
     ch["phones"] = phones
@@ -569,7 +569,7 @@ def _checked(value: object) -> str:
 
 
 def _current(state: State) -> dict[str, Any]:
-    _playing(state)
+    playing(state)
     ch: dict[str, Any] | None = state["challenge"]
     if ch is None:
         raise LiveError("no_challenge", _("No challenge is under way."))
@@ -602,20 +602,20 @@ def _add_item(state: State, ch: dict[str, Any], item: dict[str, str]) -> Events:
     state["last"] = {**ch, "result": {a: o.winner for a, o in decided.items()}}
     state["challenge"] = None
     _consequences(state, ch, decided, events)
-    _run_queue(state, ch["phones"], events)
+    run_queue(state, ch["phones"], events)
     return events
 
 
-def _run_queue(state: State, phones: bool, events: Events) -> None:
+def run_queue(state: State, phones: bool, events: Events) -> None:
     """Open the next follow-up, unless the referee has a choice to make first."""
     while state["challenge"] is None and state["queue"] and not state.get("choose"):
         follow = state["queue"].pop(0)
         # The ball may have left the carrier meanwhile (carried off after his injury tests).
         if follow["purpose"] != "hold_ball" or state["ball"]["carrier"] == follow["defender"]:
-            _open(state, follow, phones, events)
+            open(state, follow, phones, events)
 
 
-def _knock_down(state: State, pid: str, events: Events) -> None:
+def knock_down(state: State, pid: str, events: Events) -> None:
     _set(state, pid, cond.knock_down(condition(state, pid)), events, "knocked_down")
 
 
@@ -630,24 +630,24 @@ def _consequences(
         if not ch["dodging"]:
             for attacker, out in decided.items():
                 if out.winner == target:
-                    _knock_down(state, attacker, events)
-                    follow.append(_injury(target, attacker, tie_to=_dagger(state, target)))
+                    knock_down(state, attacker, events)
+                    follow.append(injury(target, attacker, tie_to=dagger(state, target)))
         if len(winners) == 1:
-            _knock_down(state, target, events)
-            follow.insert(0, _injury(winners[0], target, tie_to=_dagger(state, winners[0])))
+            knock_down(state, target, events)
+            follow.insert(0, injury(winners[0], target, tie_to=dagger(state, winners[0])))
         elif winners:
             # Several attackers won: they choose who tries to injure (the seed), the referee
             # enters it (choose_injurer) before anything else follows.
-            _knock_down(state, target, events)
+            knock_down(state, target, events)
             state["choose"] = {"winners": winners, "victim": target, "phones": ch["phones"]}
             events.append(("choose_injurer", {"n": ch["n"], "winners": winners}))
         if carrier in participants(ch) and condition(state, carrier).down:
-            follow.append(_hold(carrier))
+            follow.append(hold(carrier))
     elif purpose == "stride":
         if any(out.winner == a for a, out in decided.items()):
             _set(state, target, cond.fall(condition(state, target)), events, "tackled")
             if carrier == target:
-                follow.append(_hold(target))
+                follow.append(hold(target))
     elif purpose == "hold_ball":
         if decided[REF].winner != target:
             state["ball"]["carrier"] = None
@@ -659,10 +659,10 @@ def _consequences(
     elif purpose == "land":
         if decided[REF].winner == REF:
             # Not on his feet: he falls and the damage test follows, without modifiers.
-            _knock_down(state, target, events)
-            follow.append(_injury(REF, target))
+            knock_down(state, target, events)
+            follow.append(injury(REF, target))
             if carrier == target:
-                follow.append(_hold(target))
+                follow.append(hold(target))
         else:
             c = condition(state, target)
             if c.down and not c.stunned and c.damage < cond.Damage.SERIOUSLY_INJURED:
@@ -670,10 +670,10 @@ def _consequences(
     elif purpose == "blast":
         if decided[REF].winner == REF:
             # Blown over: stunned, and the injury tests at +2.
-            _knock_down(state, target, events)
-            follow.append(_injury(REF, target, bonus=bombs.BLAST_INJURY_BONUS))
+            knock_down(state, target, events)
+            follow.append(injury(REF, target, bonus=bombs.BLAST_INJURY_BONUS))
             if carrier == target:
-                follow.append(_hold(target))
+                follow.append(hold(target))
     elif purpose == "throw_player":
         thrower = ch["attackers"][0]
         if decided[thrower].winner == thrower:
@@ -704,7 +704,7 @@ def _injury_test(
         before = condition(state, victim).damage
         dead_now = damage >= 3 or (before == cond.Damage.CRITICALLY_INJURED and damage >= 2)
         if not dead_now:
-            again = _injury(injurer, victim, damage, bonus=ch.get("bonus", 0))
+            again = injury(injurer, victim, damage, bonus=ch.get("bonus", 0))
             if ch["purpose"] == "crowd":
                 again.update(purpose="crowd", attackers=[REF])
             return [again]
@@ -719,11 +719,11 @@ def _injury_test(
     if damage and armed and not hurt.out and hurt.damage < cond.Damage.SERIOUSLY_INJURED:
         # Injured with a weapon: keep it only by winning a challenge against the referee
         # (seriously injured, he may carry it but not use it: no challenge then).
-        return [_hold(victim, "hold_weapon")]
+        return [hold(victim, "hold_weapon")]
     return []
 
 
-def _dagger(state: State, pid: str) -> str | None:
+def dagger(state: State, pid: str) -> str | None:
     """The poisoned dagger's bearer wins the first injury test on a tie, unless he is
     seriously injured (he can no longer use a weapon)."""
     armed = state["players"][pid].get("weapon") == DAGGER
@@ -741,8 +741,8 @@ def cancel_challenge(state: State) -> Events:
 
 def adjust_level(state: State, pid: object, kind: str, delta: int) -> Events:
     """The referee's adjustment of a player's level for one kind of challenge."""
-    _playing(state)
-    who = _player(state, pid)
+    playing(state)
+    who = known_player(state, pid)
     if kind not in {str(k) for k in KINDS} or delta not in (-1, 1):
         raise LiveError("bad_level", _("Adjust one kind of challenge by one."))
     levels = state["players"][who]["levels"]

@@ -3,8 +3,8 @@ count). A casualty in a live match: an opponent left critically injured or dead 
 
 from typing import Any
 
-from matches.leagues import Result, Season, season
 from matches.live.models import LiveMatch
+from matches.record.season import Result, Season, season
 
 
 def live_results(league: Any) -> list[Result]:

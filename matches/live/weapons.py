@@ -13,16 +13,16 @@ from matches.live.game import (
     Events,
     LiveError,
     State,
-    _dagger,
-    _hold,
-    _idle,
-    _injury,
-    _knock_down,
-    _open,
-    _player,
-    _playing,
-    _run_queue,
     condition,
+    dagger,
+    hold,
+    idle,
+    injury,
+    knock_down,
+    known_player,
+    open,
+    playing,
+    run_queue,
 )
 from rules.live import bomb as bombs
 from rules.live import throwing
@@ -32,7 +32,7 @@ from rules.live import throwing
 
 def choose_injurer(state: State, pid: object) -> Events:
     """Several attackers won a bash: the one they choose makes the injury tests."""
-    _playing(state)
+    playing(state)
     choose = state.get("choose")
     if not choose:
         raise LiveError("no_choice", _("No attackers wait for a choice."))
@@ -41,8 +41,8 @@ def choose_injurer(state: State, pid: object) -> Events:
     who = str(pid)
     state["choose"] = None
     events: Events = [("injurer", {"player": who, "victim": choose["victim"]})]
-    state["queue"].insert(0, _injury(who, choose["victim"], tie_to=_dagger(state, who)))
-    _run_queue(state, choose["phones"], events)
+    state["queue"].insert(0, injury(who, choose["victim"], tie_to=dagger(state, who)))
+    run_queue(state, choose["phones"], events)
     return events
 
 
@@ -57,8 +57,8 @@ _BOMB_REFUSED = {
 
 def light_bomb(state: State, pid: object) -> Events:
     """The bomber spends the move phase standing still, lighting his bomb."""
-    _idle(state)
-    who = _player(state, pid)
+    idle(state)
+    who = known_player(state, pid)
     if state["players"][who].get("weapon") != BOMB:
         raise LiveError("no_bomb", _("That player has no bomb."))
     if state.get("bomb"):
@@ -78,7 +78,7 @@ def light_bomb(state: State, pid: object) -> Events:
 def throw_bomb(state: State) -> Events:
     """The bomber throws the lit bomb in the move phase (others may throw it on: the referee
     follows it with his eyes; it explodes where it lies at the end of the bash phase)."""
-    _idle(state)
+    idle(state)
     bomb = state.get("bomb")
     if not bomb or bomb["thrown"]:
         raise LiveError("no_bomb", _("No lit bomb waits to be thrown."))
@@ -94,13 +94,13 @@ def blast(state: State, victims: list[str]) -> Events:
     Thrown, it explodes at the end of the bash phase; not thrown, in the bomber's hands (he is
     in the blast). Each player standing is bashed by the bomb (+1 against his strength), each
     one on the ground takes the injury tests at once (+1)."""
-    _idle(state)
+    idle(state)
     bomb = state.get("bomb")
     if not bomb:
         raise LiveError("no_bomb", _("No bomb is lit."))
     if bomb["thrown"] and state["phase"] != "bash":
         raise LiveError("not_yet", _("A thrown bomb explodes at the end of the bash phase."))
-    hit = list(dict.fromkeys(_player(state, pid) for pid in victims))
+    hit = list(dict.fromkeys(known_player(state, pid) for pid in victims))
     if not bomb["thrown"]:
         state["players"][bomb["bomber"]]["weapon"] = ""
         if bomb["bomber"] not in hit:
@@ -112,8 +112,8 @@ def blast(state: State, victims: list[str]) -> Events:
         if effect is None:
             continue
         if effect.kind == "injury":
-            _knock_down(state, pid, events)
-            state["queue"].append(_injury(REF, pid, bonus=effect.injury_bonus))
+            knock_down(state, pid, events)
+            state["queue"].append(injury(REF, pid, bonus=effect.injury_bonus))
         else:
             state["queue"].append(
                 {
@@ -126,7 +126,7 @@ def blast(state: State, victims: list[str]) -> Events:
                     "damage": 0,
                 }
             )
-    _run_queue(state, False, events)
+    run_queue(state, False, events)
     return events
 
 
@@ -146,8 +146,8 @@ def throw_player(
 ) -> Events:
     """Instead of bashing, a big player throws a small team-mate he reaches: at once if the
     small one is willing; a stunned or fallen one who is not, only by winning a challenge."""
-    _idle(state)
-    big, tiny = _player(state, thrower), _player(state, small)
+    idle(state)
+    big, tiny = known_player(state, thrower), known_player(state, small)
     if state["phase"] != "bash":
         raise LiveError("not_bash_phase", _("A small player is thrown instead of a bash."))
     if big == tiny or state["players"][big]["team"] != state["players"][tiny]["team"]:
@@ -173,7 +173,7 @@ def throw_player(
             "throws": [],
             "damage": 0,
         }
-        _open(state, ch, phones, events)
+        open(state, ch, phones, events)
         return events
     state["flight"] = {"thrower": big, "small": tiny}
     return [("thrown", {"thrower": big, "player": tiny})]
@@ -183,7 +183,7 @@ def land(state: State, where: str, on: object = None, *, phones: bool = False) -
     """Where the thrown small player came down: an empty spot (the landing challenge against
     the referee, agility), on a player (both fall, both take the injury tests without
     modifiers) or out of the field (the crowd beats him)."""
-    _playing(state)
+    playing(state)
     flight = state.get("flight")
     if not flight or state["challenge"] is not None:
         raise LiveError("not_flying", _("No small player is in the air."))
@@ -192,16 +192,16 @@ def land(state: State, where: str, on: object = None, *, phones: bool = False) -
     small = flight["small"]
     events: Events = [("landing", {"player": small, "where": where})]
     if where == throwing.Landing.PLAYER:
-        other = _player(state, on)
+        other = known_player(state, on)
         if other == small or condition(state, other).out:
             raise LiveError("bad_players", _("Pick the player he landed on."))
         events[0][1]["on"] = other
         for pid in (small, other):
-            _knock_down(state, pid, events)
-            state["queue"].append(_injury(REF, pid))
+            knock_down(state, pid, events)
+            state["queue"].append(injury(REF, pid))
         carrier = state["ball"]["carrier"]
         if carrier in (small, other):
-            state["queue"].append(_hold(carrier))
+            state["queue"].append(hold(carrier))
     elif where == throwing.Landing.OUT:
         state["queue"].append(
             {
@@ -229,5 +229,5 @@ def land(state: State, where: str, on: object = None, *, phones: bool = False) -
             }
         )
     state["flight"] = None
-    _run_queue(state, phones, events)
+    run_queue(state, phones, events)
     return events

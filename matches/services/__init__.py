@@ -28,20 +28,16 @@ outside does but the tests.
 """
 
 from matches.services.absences import set_standing_orders, take_vacation, vacation_days_left
+from matches.services.actors import AnyUser, actors_for, coached_by, is_match_gm, may_read
 from matches.services.core import (
     GENESIS_HASH,
-    AnyUser,
     MatchError,
     Outcome,
-    actors_for,
     chain_is_intact,
-    coached_by,
     fold,
-    is_match_gm,
     last_event_number,
     load_state,
     match_by_key,
-    may_read,
     state_json,
 )
 from matches.services.deadlines import (

@@ -10,17 +10,9 @@ from django.db.models import Max, Q, Sum
 
 from matches.models import Decision, Match, Post, StandingOrders, Vacation
 from matches.services import buffer, core
-from matches.services.clocks import _warnings_already_due
-from matches.services.core import (
-    MatchError,
-    _insert,
-    _locked,
-    _new_post,
-    _touch,
-    actors_for,
-    coach_of,
-    load_state,
-)
+from matches.services.actors import actors_for, coach_of
+from matches.services.clocks import warnings_already_due
+from matches.services.core import MatchError, insert_row, load_state, locked_match, new_post, touch
 from rules.engine import Actor, MatchState, Pending, Resolution
 from teams.models import League
 
@@ -30,7 +22,7 @@ REROLL_ORDERS = {"dodge": "reroll_dodge", "pickup": "reroll_pickup", "gfi": "rer
 BLOCK_DIE_ORDERS = {"pushed": (2, 3), "both_down": (4,)}
 
 
-def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
+def standing_answer(match: Match, resolution: Resolution) -> Any | None:
     """The answer the addressee's standing orders give to the pending decision, if any; a
     coach who never gave any is answered by the orders' defaults, as the form shows them."""
     pending = resolution.pending
@@ -41,7 +33,7 @@ def _standing_answer(match: Match, resolution: Resolution) -> Any | None:
         orders = writes.batch.orders.get((match.pk, owner))
     else:
         orders = (
-            core._one_row(StandingOrders, match_id=match.pk, user_id=owner)
+            core.one_row(StandingOrders, match_id=match.pk, user_id=owner)
             if getattr(match, "has_standing_orders", True)
             else None
         )
@@ -119,7 +111,7 @@ def _wrestle_answer(
     return True
 
 
-def _record_standing_answer(
+def record_standing_answer(
     match: Match, state: MatchState, pending: Pending, choice: Any, asked_in: Post
 ) -> None:
     """The decision arose and was answered at once: a row that says so, pointing to the
@@ -127,7 +119,7 @@ def _record_standing_answer(
     thread's post (written with the match)."""
     owner = coach_of(match, pending.to)
     now = core.now()
-    _insert(
+    insert_row(
         Decision(
             match=match,
             kind=pending.kind,
@@ -142,7 +134,7 @@ def _record_standing_answer(
             post=asked_in,
         )
     )
-    _new_post(
+    new_post(
         match,
         state,
         kind=Post.Kind.DECISION,
@@ -171,7 +163,7 @@ def set_standing_orders(match_id: int, user: User, **orders: Any) -> StandingOrd
     if unknown:
         raise MatchError("malformed", f"Unknown standing orders: {sorted(unknown)}.")
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         mine = actors_for(match, user)
         if not mine:
             raise MatchError("not_in_match", "Only the match's coaches give standing orders.")
@@ -262,7 +254,7 @@ def take_vacation(
         )
         for match in matches:
             _push_back_deadlines(match, actors_for(match, user), length, now)
-            _new_post(
+            new_post(
                 match,
                 load_state(match),
                 kind=Post.Kind.SYSTEM,
@@ -273,7 +265,7 @@ def take_vacation(
                     "until": vacation.ends_at.isoformat(),
                 },
             )
-            _touch(match)
+            touch(match)
         return vacation
 
 
@@ -283,13 +275,13 @@ def _push_back_deadlines(match: Match, mine: list[str], length: timedelta, now: 
     ):
         assert decision.deadline_at is not None
         decision.deadline_at += length
-        decision.warnings_sent = _warnings_already_due(decision.deadline_at - now)
+        decision.warnings_sent = warnings_already_due(decision.deadline_at - now)
         decision.save(update_fields=["deadline_at", "warnings_sent"])
     active = match.state.get("active", "home")
     if not any(actor.startswith(active + ":") for actor in mine):
         return
     if match.turn_deadline_at is not None:
         match.turn_deadline_at += length
-        match.turn_warnings_sent = _warnings_already_due(match.turn_deadline_at - now)
+        match.turn_warnings_sent = warnings_already_due(match.turn_deadline_at - now)
     elif match.turn_time_left is not None:
         match.turn_time_left += length

@@ -103,7 +103,7 @@ class Batch:
         it can push back a deadline the batch sets)."""
         self.matches = {m.pk: m for m in matches}
         self.done: list[MatchWrites] = []
-        self._fields = {m.pk: _values(m) for m in matches}
+        self._fields = {m.pk: match_values(m) for m in matches}
         ids = list(self.matches)
         self.open: dict[int, list[Decision]] = {pk: [] for pk in ids}
         for decision in (
@@ -164,16 +164,16 @@ class Batch:
                     updated.append(decision)
                     names |= writes.updated[id(decision)]
         if updated:
-            _update(Decision, updated, sorted(names))
+            update_rows(Decision, updated, sorted(names))
         touched = [w.match for w in self.done if w.touched]
         changed = {
             name
             for match in touched
-            for name, value in _values(match).items()
+            for name, value in match_values(match).items()
             if value != self._fields[match.pk][name]
         }
         if touched and changed:
-            _update(Match, touched, sorted(changed))
+            update_rows(Match, touched, sorted(changed))
         return [
             (task, [_pk_of(arg) for arg in args])
             for writes in self.done
@@ -212,7 +212,7 @@ def _insert_events(events: list[dict[str, Any]]) -> None:
             copy.write_row([event[f.attname] for f in fields])
 
 
-def _update(model: type[models.Model], rows: list[Any], names: list[str]) -> None:
+def update_rows(model: type[models.Model], rows: list[Any], names: list[str]) -> None:
     """The fields ``names`` of ``rows``, by primary key, in one statement on PostgreSQL (an
     UPDATE from a VALUES list, parsed and planned once) and in one executemany elsewhere:
     QuerySet.bulk_update's CASE per row and field costs more than the writes themselves."""
@@ -261,7 +261,7 @@ def _fields_and_params(
     return fields, params
 
 
-def _values(match: Match) -> dict[str, Any]:
+def match_values(match: Match) -> dict[str, Any]:
     """The fields a save would write (each one is assigned anew when it changes)."""
     return {
         f.name: getattr(match, f.attname) for f in Match._meta.concrete_fields if not f.primary_key

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from matches.models import Match, Vacation
 from matches.services import buffer, core
-from matches.services.core import coach_of
+from matches.services.actors import coach_of
 from rules.engine import MatchState
 
 DEFAULT_DECISION_HOURS = 12
@@ -22,12 +22,12 @@ DEFAULT_CLAIM_WINDOW_HOURS = 6
 WARNINGS = ((2, timedelta(hours=2)), (1, timedelta(hours=24)))  # (stage, how long before)
 
 
-def _warnings_already_due(length: timedelta) -> int:
+def warnings_already_due(length: timedelta) -> int:
     """A deadline set less than 24 h (2 h) away: the notice that announces it is the warning."""
     return next((stage for stage, ahead in WARNINGS if length <= ahead), 0)
 
 
-def _deadline(match: Match, actors: list[str], now: datetime, length: timedelta) -> datetime:
+def deadline_from(match: Match, actors: list[str], now: datetime, length: timedelta) -> datetime:
     """``length`` from now, or from the end of the vacation of a coach it is addressed to."""
     start = now
     if match.league_id is not None:
@@ -62,19 +62,19 @@ def _latest_vacation_end(league_id: int, users: list[int], now: datetime) -> dat
     with db.cursor() as cursor:
         cursor.execute(sql, [league_id, ends_at.get_db_prep_value(now, db), *users])
         row = cursor.fetchone()
-    return None if row is None else core._from_db(ends_at, row[0], db)
+    return None if row is None else core.from_db(ends_at, row[0], db)
 
 
-def _start_turn_clock(match: Match, state: MatchState) -> None:
+def start_turn_clock(match: Match, state: MatchState) -> None:
     hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
     now = core.now()
     actors = [f"{state.active}:captain", f"{state.active}:rival"]
-    match.turn_deadline_at = _deadline(match, actors, now, timedelta(hours=hours))
+    match.turn_deadline_at = deadline_from(match, actors, now, timedelta(hours=hours))
     match.turn_time_left = None
-    match.turn_warnings_sent = _warnings_already_due(match.turn_deadline_at - now)
+    match.turn_warnings_sent = warnings_already_due(match.turn_deadline_at - now)
 
 
-def _run_turn_clock(match: Match, *, paused: bool) -> None:
+def run_turn_clock(match: Match, *, paused: bool) -> None:
     """The active team's clock stops while a decision is pending and goes on from where it
     stopped once none is."""
     now = core.now()
@@ -86,12 +86,12 @@ def _run_turn_clock(match: Match, *, paused: bool) -> None:
         match.turn_time_left = None
 
 
-def _stop_clocks(match: Match) -> None:
+def stop_clocks(match: Match) -> None:
     if not match.paused and not match.locked:
         match.clock_stopped_at = timezone.now()
 
 
-def _restart_clocks(match: Match) -> None:
+def restart_clocks(match: Match) -> None:
     """Once neither paused nor locked: every deadline moves on by the time the clocks stood."""
     if match.paused or match.locked or match.clock_stopped_at is None:
         return

@@ -13,23 +13,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeGuard
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from bbweb import compiled, outbox
-from matches import folding
-from matches.markup import render_markdown
 from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
+from matches.record import folding
+from matches.record.markup import render_markdown
 from matches.services import buffer
+from matches.services.actors import AnyUser, may_read
 from rules.engine import Dice, FairDice, IllegalAction, MatchState, compacted
 
 GENESIS_HASH = "0" * 64
 SYSTEM_ACTOR = "home:captain"  # start_match may be posted by any coach; the server does it
 IDEMPOTENCY_KEY_LENGTH = 64  # Post.idempotency_key
-AnyUser = AbstractBaseUser | AnonymousUser
 
 
 class MatchError(Exception):
@@ -56,51 +55,6 @@ def now() -> datetime:
 # -- reading -----------------------------------------------------------------------------------
 
 
-def actors_for(match: Match, user: AnyUser) -> list[str]:
-    """The TEAM:SIDE strings this user coaches in the match (none for a spectator)."""
-    actors: list[str] = []
-    for key, team in (("home", match.home_team), ("away", match.away_team)):
-        for side in ("captain", "rival"):
-            substitute = match.substitutes.get(f"{key}:{side}")
-            if substitute is not None:
-                if user.is_authenticated and user.pk == substitute:
-                    actors.append(f"{key}:{side}")
-            elif team.controls(user, side):
-                actors.append(f"{key}:{side}")
-    return actors
-
-
-def coached_by(user: AnyUser) -> Q:
-    """The matches where the user may coach a side: a side of either team, or a seat the GM
-    gave the user as a substitute (``actors_for`` then says which seats are really the
-    user's: a coach the GM replaced still matches by his team and holds none)."""
-    seats = Q()
-    for actor in ("home:captain", "home:rival", "away:captain", "away:rival"):
-        seats |= Q(**{f"substitutes__{actor}": user.pk})
-    return (
-        Q(home_team__captain_id=user.pk)
-        | Q(home_team__rival_id=user.pk)
-        | Q(away_team__captain_id=user.pk)
-        | Q(away_team__rival_id=user.pk)
-        | seats
-    )
-
-
-def _pk(user: AnyUser) -> int:
-    """The id of a user already known to be logged in."""
-    assert user.pk is not None
-    return int(user.pk)
-
-
-def is_match_gm(match: Match, user: AnyUser) -> bool:
-    return user.is_authenticated and user.pk == match.gm_id
-
-
-def may_read(match: Match, user: AnyUser) -> bool:
-    """Anybody reads a public match; a private one only its coaches and its GM."""
-    return match.is_public or is_match_gm(match, user) or bool(actors_for(match, user))
-
-
 def last_event_number(match: Match) -> int:
     """The number of the match's last event (0 before the first)."""
     return match.last_event_number
@@ -121,7 +75,7 @@ def state_json(match: Match) -> dict[str, Any]:
 
 
 def _stored(match: Match) -> tuple[MatchState, dict[str, Any]] | None:
-    """The state ``_store_state`` put on the row, decoded and whole, while the row holds it."""
+    """The state ``store_state`` put on the row, decoded and whole, while the row holds it."""
     stored: tuple[dict[str, Any], MatchState, dict[str, Any]] | None = getattr(
         match, "_stored_state", None
     )
@@ -130,8 +84,8 @@ def _stored(match: Match) -> tuple[MatchState, dict[str, Any]] | None:
     return stored[1], stored[2]
 
 
-def _store_state(match: Match, state: MatchState) -> None:
-    """The new state on the row (saved by ``_touch``), kept decoded and whole for the reply."""
+def store_state(match: Match, state: MatchState) -> None:
+    """The new state on the row (saved by ``touch``), kept decoded and whole for the reply."""
     whole = state.to_json()
     match.state = compacted(whole)
     match._stored_state = (match.state, state, whole)  # type: ignore[attr-defined]
@@ -222,7 +176,7 @@ def _last_vacation_end(coach: str) -> Subquery:
 
 def vacation_ends(match: Match) -> dict[int, datetime | None] | None:
     """The last vacation end of each of the match's coaches, by user id, as the locked read
-    (``_locked``) took them; None for a match read otherwise."""
+    (``locked_match``) took them; None for a match read otherwise."""
     if not hasattr(match, _away_until(COACH_COLUMNS[0])):
         return None
     ends: dict[int, datetime | None] = {}
@@ -246,29 +200,29 @@ def match_by_key(
     return compiled.by_key(match_id, query, *args)
 
 
-def _locked(match_id: int) -> Match:
-    """The match row FOR UPDATE, with what it holds noted so that ``_touch`` writes only what
+def locked_match(match_id: int) -> Match:
+    """The match row FOR UPDATE, with what it holds noted so that ``touch`` writes only what
     changed."""
     match = _locked_row(False, match_id)
     if match is None:
         raise MatchError("no_match", "There is no such match.")
-    match._loaded = buffer._values(match)  # type: ignore[attr-defined]
+    match._loaded = buffer.match_values(match)  # type: ignore[attr-defined]
     return match
 
 
-def _require_readable(match: Match, user: AnyUser) -> None:
+def require_readable(match: Match, user: AnyUser) -> None:
     """A private match does not exist for those who may not read it (see ``may_read``)."""
     if not may_read(match, user):
         raise MatchError("no_match", "There is no such match.")
 
 
-def _locked_unless_busy(match_id: int) -> Match | None:
+def locked_unless_busy(match_id: int) -> Match | None:
     """The match row FOR UPDATE SKIP LOCKED: None when another transaction holds it (a coach
     posting, another sweep); the next sweep tries again."""
     return _locked_row(True, match_id)
 
 
-def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
+def already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
     if len(key) > IDEMPOTENCY_KEY_LENGTH:
         raise MatchError(
             "malformed", f"An idempotency key has at most {IDEMPOTENCY_KEY_LENGTH} characters."
@@ -282,14 +236,14 @@ def _already_done(match: Match, user: AnyUser, key: str) -> Outcome | None:
     return Outcome(post, match.decisions.filter(answered_at__isnull=True).first(), True)
 
 
-def _require_version(match: Match, version: int | None) -> None:
+def require_version(match: Match, version: int | None) -> None:
     if version is not None and version != match.version:
         raise MatchError(
             "version_conflict", f"The match is at version {match.version}, not {version}."
         )
 
 
-def _require_in_play(match: Match) -> None:
+def require_in_play(match: Match) -> None:
     if match.status != Match.Status.IN_PLAY:
         raise MatchError("not_in_play", "The match is not in play.")
     if match.locked:
@@ -298,15 +252,15 @@ def _require_in_play(match: Match) -> None:
         raise MatchError("paused", "The GM paused the match.")
 
 
-def _refuse_if_illegal(problem: IllegalAction | None) -> None:
+def refuse_if_illegal(problem: IllegalAction | None) -> None:
     if problem is not None:
         raise MatchError(problem.code, problem.message)
 
 
-def _touch(match: Match) -> None:
+def touch(match: Match) -> None:
     """The match's changes saved with a new version: only the fields that changed, when the
-    match was read by ``_locked`` (a field is assigned anew when it changes, as the sweep's
-    batch also counts on); with them the events ``_append_events`` left waiting, which move
+    match was read by ``locked_match`` (a field is assigned anew when it changes, as the sweep's
+    batch also counts on); with them the events ``append_events`` left waiting, which move
     the hash chain's heads saved here."""
     match.version += 1
     writes = buffer.current()
@@ -315,24 +269,24 @@ def _touch(match: Match) -> None:
         return
     loaded: dict[str, Any] | None = getattr(match, "_loaded", None)
     if loaded is None:
-        _write_waiting(match)
+        write_waiting(match)
         match.save()
         return
-    values = buffer._values(match)
+    values = buffer.match_values(match)
     changed = [name for name, value in values.items() if not _same(value, loaded[name])]
     if connections[DEFAULT_DB_ALIAS].vendor == "postgresql":
         _write_with_match(match, changed)
     else:
-        _write_waiting(match)
-        buffer._update(Match, [match], changed)  # plain SQL: Match has no save signals
+        write_waiting(match)
+        buffer.update_rows(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
 
 
-def _waits_on_match(match: Match) -> bool:
-    """Whether a row can wait to be written by the match's own UPDATE (``_touch``): on
-    PostgreSQL, outside a batch of the sweep, for a match read by ``_locked``. Only what
-    ``_settle`` writes before its ``_touch`` waits so (the question, its notice, a new turn's
-    notice, a standing order's post)."""
+def waits_on_match(match: Match) -> bool:
+    """Whether a row can wait to be written by the match's own UPDATE (``touch``): on
+    PostgreSQL, outside a batch of the sweep, for a match read by ``locked_match``. Only what
+    ``settle_resolution`` writes before its ``touch`` waits so (the question, its notice, a new
+    turn's notice, a standing order's post)."""
     return (
         buffer.current() is None
         and hasattr(match, "_loaded")
@@ -340,13 +294,13 @@ def _waits_on_match(match: Match) -> bool:
     )
 
 
-def _insert_with_match(match: Match, decision: Decision) -> Decision:
+def insert_with_match(match: Match, decision: Decision) -> Decision:
     """A decision asked: written with the match's changes where it can wait, else now."""
-    if _waits_on_match(match):
+    if waits_on_match(match):
         assert "_unwritten_decision" not in match.__dict__
         match._unwritten_decision = decision  # type: ignore[attr-defined]
     else:
-        _insert(decision)
+        insert_row(decision)
     return decision
 
 
@@ -354,12 +308,12 @@ def _same(value: Any, loaded: Any) -> bool:
     return value is loaded or value == loaded
 
 
-def _insert[Row: models.Model](row: Row) -> Row:
+def insert_row[Row: models.Model](row: Row) -> Row:
     """A new row: saved now, or kept for the bulk insert of the sweep's batch."""
     writes = buffer.current()
     if writes is not None:
         if isinstance(row, Decision):
-            _saved(row.post)
+            saved(row.post)
         writes.insert(row)
     elif isinstance(row, Post | Decision):
         _write_row(row)
@@ -368,16 +322,16 @@ def _insert[Row: models.Model](row: Row) -> Row:
     return row
 
 
-def _saved[Maybe: Post | None](post: Maybe) -> Maybe:
-    """The post written, if it was waiting to be written with its events (``_new_post``
+def saved[Maybe: Post | None](post: Maybe) -> Maybe:
+    """The post written, if it was waiting to be written with its events (``new_post``
     with ``with_events``): before anything else points to it."""
-    if _waits_for_events(post):
+    if waits_for_events(post):
         del post._waits_for_events  # type: ignore[attr-defined]
-        _insert(post)
+        insert_row(post)
     return post
 
 
-def _waits_for_events(post: Post | None) -> TypeGuard[Post]:
+def waits_for_events(post: Post | None) -> TypeGuard[Post]:
     return post is not None and getattr(post, "_waits_for_events", False)
 
 
@@ -392,7 +346,7 @@ def _fields_and_values(
     return fields, [f.get_db_prep_save(f.pre_save(row, True), db) for f in fields]
 
 
-def _one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
+def one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
     """The row of ``model`` whose columns equal ``equal`` (a unique key), read by one plain
     SELECT and its values converted as the ORM's would be: for the reads a declaration makes
     midway, where building the ORM's query cost more than the database answering it."""
@@ -409,11 +363,11 @@ def _one_row[Row: models.Model](model: type[Row], **equal: Any) -> Row | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    values = [_from_db(f, value, db) for f, value in zip(fields, row, strict=True)]
+    values = [from_db(f, value, db) for f, value in zip(fields, row, strict=True)]
     return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values)
 
 
-def _from_db(field: Any, value: Any, db: BaseDatabaseWrapper) -> Any:
+def from_db(field: Any, value: Any, db: BaseDatabaseWrapper) -> Any:
     """A column's value as the ORM would give it (a datetime on SQLite, a JSON field's data)."""
     column = field.get_col(field.model._meta.db_table)
     for convert in [*db.ops.get_db_converters(column), *field.get_db_converters(db)]:
@@ -437,12 +391,12 @@ def _write_row(row: Post | Decision) -> None:
     takes it along, in the same statement (PostgreSQL)."""
     db = connections[DEFAULT_DB_ALIAS]
     asked_in = row.post if isinstance(row, Decision) else None
-    if _waits_for_events(asked_in) and db.vendor == "postgresql":
+    if waits_for_events(asked_in) and db.vendor == "postgresql":
         assert isinstance(row, Decision) and asked_in is not None
         _write_post_and_decision(asked_in, row, db)
         return
     if asked_in is not None:
-        _saved(asked_in)
+        saved(asked_in)
     # As save() does: refuses a related row not yet saved, takes the key of one saved since.
     row._prepare_related_fields_for_save(operation_name="save")  # type: ignore[union-attr]
     fields, values = _fields_and_values(row, db)
@@ -481,7 +435,7 @@ def _write_post_and_decision(post: Post, decision: Decision, db: BaseDatabaseWra
     decision.post = post  # its key, now known
 
 
-def _close_open_decisions(
+def close_open_decisions(
     match: Match, answer: dict[str, Any], db: BaseDatabaseWrapper
 ) -> tuple[str, list[Any]]:
     """The UPDATE that closes every open decision of the match with ``answer`` (the
@@ -497,7 +451,7 @@ def _close_open_decisions(
     )
 
 
-def _new_post(
+def new_post(
     match: Match,
     state: MatchState,
     *,
@@ -512,7 +466,7 @@ def _new_post(
     with_match: bool = False,
 ) -> Post:
     """The match's next post. ``with_events``: written with the events that will point to it,
-    in one statement (``_append_events``), or by ``_saved`` if something else needs it first.
+    in one statement (``append_events``), or by ``saved`` if something else needs it first.
     ``with_match``: nothing points to it; written with the match's changes where it can wait."""
     post = Post(
         match=match,
@@ -531,22 +485,22 @@ def _new_post(
     )
     if with_events:
         post._waits_for_events = True  # type: ignore[attr-defined]
-    elif with_match and _waits_on_match(match):
+    elif with_match and waits_on_match(match):
         match.__dict__.setdefault("_unwritten_posts", []).append(post)
     else:
-        _insert(post)
-    match.last_post_number = post.number  # saved with the match by ``_touch``
+        insert_row(post)
+    match.last_post_number = post.number  # saved with the match by ``touch``
     return post
 
 
-def _append_event(
+def append_event(
     match: Match, state: MatchState, type: str, data: dict[str, Any], post: Post | None
 ) -> MatchEvent:
     [event] = MatchEvent.objects.bulk_create(_event_rows(match, state, [(type, data)], post))
     return event
 
 
-def _append_events(
+def append_events(
     match: Match, state: MatchState, events: list[tuple[str, dict[str, Any]]], post: Post | None
 ) -> None:
     """A declaration's events at the end of the match's hash chain, in one insert (in a batch
@@ -569,35 +523,35 @@ def _append_events(
     writes = buffer.current()
     if writes is not None:
         if post is not None:
-            _saved(post)
+            saved(post)
         writes.events.extend(rows)
     else:
         match._unwritten_events = rows  # type: ignore[attr-defined]
 
 
-def _write_waiting(match: Match) -> None:
-    """The rows left waiting on the match (the events ``_append_events`` left, with the post
+def write_waiting(match: Match) -> None:
+    """The rows left waiting on the match (the events ``append_events`` left, with the post
     that waits for them; an answer's closing of the open decisions; the posts, question and
-    tasks of ``_write_with_match``), written now: by ``_touch`` where one statement cannot take
+    tasks of ``_write_with_match``), written now: by ``touch`` where one statement cannot take
     them, or for whoever reads them back before it (the post-match's tally)."""
     answer = match.__dict__.pop("_unwritten_answer", None)
     if answer is not None:  # before the new question is written, which stays open
         db = connections[DEFAULT_DB_ALIAS]
         with db.cursor() as cursor:
-            cursor.execute(*_close_open_decisions(match, answer, db))
+            cursor.execute(*close_open_decisions(match, answer, db))
     _write_event_rows(match.__dict__.pop("_unwritten_events", []))
     for post in match.__dict__.pop("_unwritten_posts", []):
-        _insert(post)
+        insert_row(post)
     decision = match.__dict__.pop("_unwritten_decision", None)
     if decision is not None:
-        _insert(decision)
+        insert_row(decision)
     for task, args in match.__dict__.pop("_unwritten_tasks", []):
         outbox.enqueue(task, [arg.pk if isinstance(arg, models.Model) else arg for arg in args])
 
 
 def _write_event_rows(rows: list[dict[str, Any]]) -> None:
     if rows and rows[0]["post"] is not None:
-        _saved(rows[0]["post"])
+        saved(rows[0]["post"])
     _insert_event_rows(rows)
 
 
@@ -614,14 +568,14 @@ def _write_with_match(match: Match, changed: list[str]) -> None:
     answers: list[Post] = match.__dict__.pop("_unwritten_posts", [])
     tasks: list[tuple[str, list[Any]]] = match.__dict__.pop("_unwritten_tasks", [])
     post = events[0]["post"] if events else decision.post if decision is not None else None
-    post_waits = _waits_for_events(post)
+    post_waits = waits_for_events(post)
     tables: list[str] = []
     params: list[Any] = []
     written: list[tuple[str, models.Model]] = []
     closing = match.__dict__.pop("_unwritten_answer", None)
     if closing is not None:
         # All of the statement reads one snapshot: the question it asks stays open.
-        close, close_params = _close_open_decisions(match, closing, db)
+        close, close_params = close_open_decisions(match, closing, db)
         tables.append(f"answered AS ({close})")
         params += close_params
     if post_waits:
@@ -788,7 +742,7 @@ def _chained(
     match: Match, events: list[tuple[str, dict[str, Any]]]
 ) -> list[tuple[int, str, dict[str, Any], str, str]]:
     """(number, type, data, previous hash, hash) of each event, next in the match's chain;
-    the match's heads moved on (saved with the match by ``_touch``)."""
+    the match's heads moved on (saved with the match by ``touch``)."""
     chained = []
     number, prev = match.last_event_number, match.last_event_hash
     for type, data in events:
@@ -798,13 +752,3 @@ def _chained(
         prev = digest
     match.last_event_number, match.last_event_hash = number, prev
     return chained
-
-
-def coach_of(match: Match, actor: str) -> int:
-    """The user id of a TEAM:SIDE's coach (the captain holds the rival's side until a rival
-    joins)."""
-    team_key, _sep, side = actor.partition(":")
-    team = match.home_team if team_key == "home" else match.away_team
-    if side == "captain" or team.rival_id is None:
-        return team.captain_id
-    return team.rival_id

@@ -29,28 +29,35 @@ from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches import economy
 from matches.models import Decision, Match, Post, Sequence
+from matches.record import economy
 from matches.services import buffer, core, jobs
-from matches.services.clocks import WARNINGS, _run_turn_clock, _start_turn_clock
+from matches.services.clocks import WARNINGS, run_turn_clock, start_turn_clock
 from matches.services.core import (
-    _locked,
-    _locked_unless_busy,
-    _new_post,
-    _refuse_if_illegal,
-    _touch,
     load_state,
+    locked_match,
+    locked_unless_busy,
+    new_post,
+    refuse_if_illegal,
+    touch,
 )
-from matches.services.play import _default_decision, _settle
+from matches.services.play import default_decision, settle_resolution
 from matches.services.postmatch import (
-    _decide_reroll,
-    _give_awards,
-    _maybe_settle_awards,
-    _take_advancement,
+    decide_reroll,
+    give_awards,
+    maybe_settle_awards,
     mvp_eligible,
+    take_advancement,
 )
-from matches.services.prematch import _after_petty_cash, _record_inducements, pre_match_team
-from matches.services.sequence import _drawn, _records, _roll, _sequence, _step_post, _team
+from matches.services.prematch import after_petty_cash, pre_match_team, record_inducements
+from matches.services.sequence import (
+    drawn_for,
+    roll_sequence,
+    sequence,
+    step_post,
+    team_of,
+    team_records,
+)
 from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
 from rules.engine.lineup import SETUP_PHASES, default_kick, default_setup, setups_awaited
 
@@ -165,14 +172,14 @@ def _expire(
             log.info("sweep: %d matches' deadlines left to the next sweep", len(matches) - start)
             break
         with budget.step():
-            counts.append(_expire_batch(matches[start : start + SWEEP_BATCH], now))
+            counts.append(expire_batch(matches[start : start + SWEEP_BATCH], now))
     return _add(counts)
 
 
-def _expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+def expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
     try:
         with transaction.atomic():
-            return _expire_together(matches, now)
+            return expire_together(matches, now)
     except DatabaseError:
         log.warning(
             "a batch of %d matches' deadlines failed; applying them one by one",
@@ -182,7 +189,7 @@ def _expire_batch(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, 
         return _add(_expire_alone(match_id, due, now) for match_id, due in matches)
 
 
-def _expire_together(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
+def expire_together(matches: list[tuple[int, _Due]], now: datetime) -> tuple[int, int]:
     """One transaction: the batch's match rows locked at once, their deadlines applied in
     memory, and everything they wrote inserted and updated in bulk."""
     claimed = list(
@@ -242,7 +249,7 @@ def _add(counts: Iterable[tuple[int, int]]) -> tuple[int, int]:
 
 def _expire_decision(match_id: int, decision_id: int, now: datetime) -> int:
     with transaction.atomic():
-        match = _locked_unless_busy(match_id)
+        match = locked_unless_busy(match_id)
         return 0 if match is None else _default_if_due(match, decision_id, now)
 
 
@@ -272,7 +279,7 @@ def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
         )
     if decision is None:
         return 0
-    _default_decision(match, decision)
+    default_decision(match, decision)
     return 1
 
 
@@ -291,45 +298,45 @@ def expire_sequence_deadlines(now: Any = None, budget: Budget | None = None) -> 
         if not budget.allows():
             break
         with budget.step(), transaction.atomic():
-            match = _locked(match_id)
-            seq = _sequence(match)
+            match = locked_match(match_id)
+            seq = sequence(match)
             if seq.deadline_at is None or seq.deadline_at > now:
                 continue
             applied += _apply_step_default(match, seq, now)
-            _touch(match)
+            touch(match)
     return applied
 
 
 def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
     if seq.step in (Sequence.Step.PETTY_CASH_FAVOURITE, Sequence.Step.PETTY_CASH_UNDERDOG):
         key = pre_match_team(seq, petty=True)
-        record = _records(match)[key]
+        record = team_records(match)[key]
         for side in ("captain", "rival"):
             if getattr(record, f"petty_cash_{side}") is None:
                 setattr(record, f"petty_cash_{side}", 0)
                 record.save(update_fields=[f"petty_cash_{side}"])
-                _step_post(match, "petty_cash", team=key, side=side, amount=0, default=True)
-        _after_petty_cash(match, seq, by_default=True)
+                step_post(match, "petty_cash", team=key, side=side, amount=0, default=True)
+        after_petty_cash(match, seq, by_default=True)
         return 1
     if seq.step in (Sequence.Step.INDUCEMENTS_FAVOURITE, Sequence.Step.INDUCEMENTS_UNDERDOG):
         key = pre_match_team(seq, petty=False)
-        team = _team(match, key)
-        _record_inducements(match, seq, team, _records(match)[key], economy.Order(), author=None)
+        team = team_of(match, key)
+        record_inducements(match, seq, team, team_records(match)[key], economy.Order(), author=None)
         return 1
     if seq.step == Sequence.Step.AWARDS:
-        for key, record in _records(match).items():
+        for key, record in team_records(match).items():
             if record.winnings_reroll is None:
-                _decide_reroll(match, seq, record, False, author=None)
+                decide_reroll(match, seq, record, False, author=None)
             if not record.mvp_chosen:
                 eligible = mvp_eligible(match, key)
-                first = _roll(match, seq, sides=len(eligible))
+                first = roll_sequence(match, seq, sides=len(eligible))
                 mje = eligible[first.faces[0] - 1]
                 rest = [pid for pid in eligible if pid != mje] or [mje]
-                second = _roll(match, seq, sides=len(rest))
+                second = roll_sequence(match, seq, sides=len(rest))
                 pje = rest[second.faces[0] - 1]
-                _give_awards(match, record, mje, pje, author=None, drawn=_drawn(first, second))
+                give_awards(match, record, mje, pje, author=None, drawn=drawn_for(first, second))
         seq.save()
-        _maybe_settle_awards(match, seq)
+        maybe_settle_awards(match, seq)
         return 1
     if seq.step == Sequence.Step.ADVANCEMENT:
         count = 0
@@ -337,9 +344,9 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
             chosen_at__isnull=True, deadline_at__lte=now
         ):
             candidates = [o for o in adv.options if not o.startswith("+")] or adv.options
-            draw = _roll(match, seq, sides=len(candidates))
+            draw = roll_sequence(match, seq, sides=len(candidates))
             pick = candidates[draw.faces[0] - 1]
-            _take_advancement(match, seq, adv, adv.player, pick, author=None, drawn=_drawn(draw))
+            take_advancement(match, seq, adv, adv.player, pick, author=None, drawn=drawn_for(draw))
             count += 1
         seq.save()
         return count
@@ -350,7 +357,7 @@ def _apply_step_default(match: Match, seq: Sequence, now: Any) -> int:
 
 def _expire_turn(match_id: int, now: datetime) -> int:
     with transaction.atomic():
-        match = _locked_unless_busy(match_id)
+        match = locked_unless_busy(match_id)
         return 0 if match is None else _end_turn_if_due(match, now)
 
 
@@ -366,8 +373,8 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         return 0
     state = load_state(match)
     if state.pending is not None:  # the clock should have been paused: pause it now
-        _run_turn_clock(match, paused=True)
-        _touch(match)
+        run_turn_clock(match, paused=True)
+        touch(match)
         return 0
     if state.phase in SETUP_PHASES:
         _default_setups(match, state)
@@ -377,7 +384,7 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         return 1
     team = state.active
     ends = _missed_turn_ends(state)
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -398,9 +405,9 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         if legal(state, actor, decl) is not None:
             continue
         resolution = resolve(state, actor, decl, (), core.dice_for(match))
-        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+        if settle_resolution(match, state, actor, decl, (), resolution, post) is not None:
             break
-    _touch(match)
+    touch(match)
     absent = [actor for actor, _decl in ends] or [f"{team}:captain"]
     jobs.notify_on_commit(
         "applied",
@@ -423,7 +430,7 @@ def _default_setups(match: Match, state: MatchState) -> None:
     saved = {side: _saved_formation(match, f"{team}:{side}") for _t, side in awaited}
     # a side with a formation of its own posts it first; the engine's completes the team
     sides = sorted(saved, key=lambda side: not saved[side])
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -449,12 +456,12 @@ def _default_setups(match: Match, state: MatchState) -> None:
             log.error("match %s: the default set-up of %s is illegal: %s", match.pk, actor, problem)
             break
         resolution = resolve(state, actor, decl, (), core.dice_for(match))
-        if _settle(match, state, actor, decl, (), resolution, post) is not None:
+        if settle_resolution(match, state, actor, decl, (), resolution, post) is not None:
             break
     after = load_state(match)
     if after.phase == phase and setups_awaited(after, rs.sides()) and after.pending is None:
-        _start_turn_clock(match, after)
-    _touch(match)
+        start_turn_clock(match, after)
+    touch(match)
     actors = [f"{team}:{side}" for side in sides] or [f"{team}:captain"]
     jobs.notify_on_commit("applied", match, actors, f"setup:{post.number}", what="setup")
 
@@ -463,7 +470,7 @@ def _default_kick(match: Match, state: MatchState) -> None:
     """A missed kick: the captain of the kicking team kicks to the centre of the receiving half
     (``lineup.default_kick``), under a system post that says so."""
     actor = ruleset_for(state).captain(state.kicking)
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -472,10 +479,10 @@ def _default_kick(match: Match, state: MatchState) -> None:
     match.turn_deadline_at = None
     match.turn_time_left = None
     decl = default_kick(state)
-    _refuse_if_illegal(legal(state, actor, decl))
+    refuse_if_illegal(legal(state, actor, decl))
     resolution = resolve(state, actor, decl, (), core.dice_for(match))
-    _settle(match, state, actor, decl, (), resolution, post)
-    _touch(match)
+    settle_resolution(match, state, actor, decl, (), resolution, post)
+    touch(match)
     jobs.notify_on_commit("applied", match, [actor], f"kick:{post.number}", what="kick")
 
 

@@ -8,9 +8,10 @@ from django.db import transaction
 from django.db.models import Max, Q
 
 from bbweb.roles import is_game_master
-from matches import leagues
 from matches.models import AuditEntry, Fixture, Match
-from matches.services.core import AnyUser, MatchError, _pk
+from matches.record import season as leagues
+from matches.services.actors import AnyUser, user_pk
+from matches.services.core import MatchError
 from matches.services.prematch import create_match
 from teams.models import League, Team
 
@@ -79,7 +80,7 @@ LEAGUE_SETTINGS = (
 
 
 def _league_audit(league: League, gm: AnyUser, action: str, note: str = "", **data: Any) -> None:
-    AuditEntry.objects.create(league=league, gm_id=_pk(gm), action=action, note=note, data=data)
+    AuditEntry.objects.create(league=league, gm_id=user_pk(gm), action=action, note=note, data=data)
 
 
 def _gm_league(league_id: int, user: AnyUser) -> League:
@@ -99,7 +100,7 @@ def create_league(user: AnyUser, settings: dict[str, Any]) -> League:
         if League.objects.filter(name__iexact=settings["name"]).exists():
             raise MatchError("name_taken", "A league of that name exists.")
         values = {k: settings[k] for k in LEAGUE_SETTINGS if k in settings}
-        league = League.objects.create(gm_id=_pk(user), **values)
+        league = League.objects.create(gm_id=user_pk(user), **values)
         _league_audit(league, user, "league_created")
         return league
 
@@ -217,6 +218,6 @@ def start_fixture(fixture_id: int, user: AnyUser) -> Match:
         fixture.match = match
         fixture.save(update_fields=["match"])
         AuditEntry.objects.create(
-            league=league, match=match, gm_id=_pk(user), action="fixture_started", data={}
+            league=league, match=match, gm_id=user_pk(user), action="fixture_started", data={}
         )
         return match

@@ -34,7 +34,7 @@ def enqueue_with_match(match: Match, task: str, *args: Any) -> None:
     """As ``enqueue_on_commit``, for a task that a change of ``match`` calls for, in the middle
     of a service that ends by saving the match (``core._touch``): on PostgreSQL its row waits
     on the match and goes in the match's own UPDATE statement, one round trip less."""
-    if task not in AT_ONCE and core._waits_on_match(match):
+    if task not in AT_ONCE and core.waits_on_match(match):
         # A row among the arguments stays a row: one waiting on the match has no key yet.
         match.__dict__.setdefault("_unwritten_tasks", []).append((task, list(args)))
     else:

@@ -7,13 +7,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from matches.mentions import mentioned
 from matches.models import CoachPreferences, Decision, Match, Post
+from matches.record.mentions import mentioned
 from matches.services import core, jobs
-from matches.services.core import AnyUser, actors_for, coached_by
+from matches.services.actors import AnyUser, actors_for, coached_by
 
 
-def _notify_mentions(match: Match, post: Post) -> None:
+def notify_mentions(match: Match, post: Post) -> None:
     if post.text and mentioned(match, post.text):
         jobs.enqueue_on_commit(jobs.NOTIFY_MENTIONS, post)
 

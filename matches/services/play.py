@@ -13,34 +13,33 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from matches.models import Decision, Match, Post
 from matches.services import buffer, core, jobs
-from matches.services.absences import _record_standing_answer, _standing_answer
+from matches.services.absences import record_standing_answer, standing_answer
+from matches.services.actors import AnyUser, actors_for
 from matches.services.clocks import (
     DEFAULT_CLAIM_WINDOW_HOURS,
     DEFAULT_DECISION_HOURS,
-    _deadline,
-    _run_turn_clock,
-    _start_turn_clock,
-    _warnings_already_due,
+    deadline_from,
+    run_turn_clock,
+    start_turn_clock,
+    warnings_already_due,
 )
 from matches.services.core import (
-    AnyUser,
     MatchError,
     Outcome,
-    _already_done,
-    _append_events,
-    _locked,
-    _new_post,
-    _refuse_if_illegal,
-    _require_in_play,
-    _require_readable,
-    _require_version,
-    _store_state,
-    _touch,
-    actors_for,
+    already_done,
+    append_events,
     load_state,
+    locked_match,
+    new_post,
+    refuse_if_illegal,
+    require_in_play,
+    require_readable,
+    require_version,
+    store_state,
+    touch,
 )
-from matches.services.notices import _notify_mentions
-from matches.services.postmatch import _begin_post_match
+from matches.services.notices import notify_mentions
+from matches.services.postmatch import begin_post_match
 from rules.engine import (
     Answer,
     Declaration,
@@ -75,22 +74,22 @@ def declare(
     """A coach declares one action (the whole of it, as forum players write it). With
     ``version``, only if the match is still at that version."""
     with transaction.atomic():
-        match = _locked(match_id)
-        _require_readable(match, user)
-        replay = _already_done(match, user, idempotency_key)
+        match = locked_match(match_id)
+        require_readable(match, user)
+        replay = already_done(match, user, idempotency_key)
         if replay is not None:
             return replay
-        _require_in_play(match)
-        _require_version(match, version)
+        require_in_play(match)
+        require_version(match, version)
         try:
             decl = Declaration.from_json(declaration)
         except ValueError as error:
             raise MatchError("malformed", str(error)) from None
         state = load_state(match)
         actor = _actor_for(match, state, user, decl, side)
-        _refuse_if_illegal(legal(state, actor, decl))
+        refuse_if_illegal(legal(state, actor, decl))
         resolution = resolve(state, actor, decl, (), core.dice_for(match))
-        post = _new_post(
+        post = new_post(
             match,
             state,
             kind=Post.Kind.DECLARATION,
@@ -101,8 +100,8 @@ def declare(
             idempotency_key=idempotency_key,
             with_events=True,
         )
-        decision = _settle(match, state, actor, decl, (), resolution, post)
-        _notify_mentions(match, post)
+        decision = settle_resolution(match, state, actor, decl, (), resolution, post)
+        notify_mentions(match, post)
         return Outcome(post, decision)
 
 
@@ -118,13 +117,13 @@ def answer(
     """The coach the pending decision is addressed to answers it. With ``kind`` or
     ``version``, only if that is the decision awaited and the match is at that version."""
     with transaction.atomic():
-        match = _locked(match_id)
-        _require_readable(match, user)
-        replay = _already_done(match, user, idempotency_key)
+        match = locked_match(match_id)
+        require_readable(match, user)
+        replay = already_done(match, user, idempotency_key)
         if replay is not None:
             return replay
-        _require_in_play(match)
-        _require_version(match, version)
+        require_in_play(match)
+        require_version(match, version)
         state = load_state(match)
         pending = state.pending
         if pending is None:
@@ -142,13 +141,13 @@ def answer(
 def apply_default(match_id: int, decision_id: int) -> Outcome | None:
     """The decision's deadline passed: the server answers with its default (once)."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         decision = Decision.objects.filter(
             pk=decision_id, match=match, answered_at__isnull=True
         ).first()
         if decision is None or match.paused or match.locked:
             return None
-        return _default_decision(match, decision)
+        return default_decision(match, decision)
 
 
 def _actor_for(
@@ -191,7 +190,7 @@ def _apply_answer(
 ) -> Outcome:
     given = Answer(pending.kind, choice)
     problem = check_answer(state, pending, pending.to, given)
-    _refuse_if_illegal(problem)
+    refuse_if_illegal(problem)
     decl = Declaration.from_json(pending.declaration or {})
     answers = (*(Answer.from_json(a) for a in pending.answers), given)
     try:
@@ -199,7 +198,7 @@ def _apply_answer(
     except InvalidAnswer as error:
         raise MatchError(error.args[0].code, error.args[0].message) from None
     if post is None:
-        post = _new_post(
+        post = new_post(
             match,
             state,
             kind=Post.Kind.DECISION,
@@ -218,7 +217,7 @@ def _apply_answer(
         answered_how=how,
     )
     origin = asked if asked is not None else post
-    decision = _settle(match, state, pending.actor, decl, answers, resolution, origin)
+    decision = settle_resolution(match, state, pending.actor, decl, answers, resolution, origin)
     return Outcome(post, decision)
 
 
@@ -230,18 +229,18 @@ def _answer_open_decisions(match: Match, answer_post: Post, **answer: Any) -> Po
     writes = buffer.current()
     if writes is not None:
         asked = writes.answer_open(**answer)
-        core._saved(answer_post)
+        core.saved(answer_post)
         return asked.post if asked is not None else None
-    if core._waits_on_match(match):
+    if core.waits_on_match(match):
         match._unwritten_answer = answer  # type: ignore[attr-defined]
-        if core._waits_for_events(answer_post):
+        if core.waits_for_events(answer_post):
             del answer_post._waits_for_events  # type: ignore[attr-defined]
             match.__dict__.setdefault("_unwritten_posts", []).append(answer_post)
         asked_post = match.asked_in_post  # type: ignore[attr-defined]  # read with the lock
     else:
-        core._saved(answer_post)
+        core.saved(answer_post)
         db = connections[DEFAULT_DB_ALIAS]
-        close, params = core._close_open_decisions(match, answer, db)
+        close, params = core.close_open_decisions(match, answer, db)
         with db.cursor() as cursor:
             # One statement that closes them and names them, where the ORM read, then updated.
             cursor.execute(f"{close} RETURNING id, post_id", params)
@@ -251,7 +250,7 @@ def _answer_open_decisions(match: Match, answer_post: Post, **answer: Any) -> Po
     return Post(pk=asked_post, match=match) if asked_post is not None else None
 
 
-def _settle(
+def settle_resolution(
     match: Match,
     before: MatchState,
     actor: str,
@@ -267,10 +266,10 @@ def _settle(
     with the events when it waits for them)."""
     decision = None
     while resolution.pending is not None:
-        ordered = _standing_answer(match, resolution)
+        ordered = standing_answer(match, resolution)
         if ordered is None:
             break
-        _record_standing_answer(match, before, resolution.pending, ordered, post)
+        record_standing_answer(match, before, resolution.pending, ordered, post)
         answers = (*answers, Answer(resolution.pending.kind, ordered))
         resolution = resolve(before, actor, decl, answers, core.dice_for(match))
     if resolution.pending is not None:
@@ -284,11 +283,11 @@ def _settle(
             "dice_to": resolution.state.dice_used,
         }
         events = [(event.type, event.data) for event in resolution.events]
-        _append_events(match, before, [("declaration", record), *events], post)
+        append_events(match, before, [("declaration", record), *events], post)
         _after_resolution(match, before, resolution.state)
-    _run_turn_clock(match, paused=decision is not None)
-    _store_state(match, resolution.state)
-    _touch(match)
+    run_turn_clock(match, paused=decision is not None)
+    store_state(match, resolution.state)
+    touch(match)
     return decision
 
 
@@ -301,8 +300,8 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
     else:
         hours = league.decision_deadline_hours if league else DEFAULT_DECISION_HOURS
     now = core.now()
-    deadline = _deadline(match, [pending.to], now, timedelta(hours=hours))
-    decision = core._insert_with_match(
+    deadline = deadline_from(match, [pending.to], now, timedelta(hours=hours))
+    decision = core.insert_with_match(
         match,
         Decision(
             match=match,
@@ -313,7 +312,7 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
             default=default_answer(match, pending),
             preview=[event.to_json() for event in resolution.events],
             deadline_at=deadline,
-            warnings_sent=_warnings_already_due(deadline - now),
+            warnings_sent=warnings_already_due(deadline - now),
         ),
     )
     jobs.enqueue_with_match(match, jobs.NOTIFY_DECISION, decision)
@@ -322,23 +321,23 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
 
 def _after_resolution(match: Match, before: MatchState, after: MatchState) -> None:
     if after.phase == "finished":
-        core._write_waiting(match)  # the post-match tallies them
+        core.write_waiting(match)  # the post-match tallies them
         match.status = Match.Status.POST_MATCH
         match.turn_deadline_at = None
         match.turn_time_left = None
-        _begin_post_match(match, after)
+        begin_post_match(match, after)
         return
     new_turn = (after.active, after.turn[after.active]) != (
         before.active,
         before.turn[before.active],
     )
     if new_turn or after.phase != before.phase:
-        _start_turn_clock(match, after)
+        start_turn_clock(match, after)
     if new_turn:
         jobs.enqueue_with_match(match, jobs.NOTIFY_TURN, match.pk)
 
 
-def _default_decision(match: Match, decision: Decision) -> Outcome | None:
+def default_decision(match: Match, decision: Decision) -> Outcome | None:
     """Answer an open decision as its deadline says (the match is locked)."""
     state = load_state(match)
     pending = state.pending
@@ -351,7 +350,7 @@ def _default_decision(match: Match, decision: Decision) -> Outcome | None:
             return _contest_blitz(match, state, None, "")
         return _adjudicate(match, state, decision)
     choice = default_answer(match, pending)
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -418,7 +417,7 @@ def _contest_blitz(
     decision.deadline_at = now + CONTEST_GRACE
     decision.save(update_fields=["contested_at", "deadline_at"])
     by_coach = user is not None and user.is_authenticated
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.DECISION if by_coach else Post.Kind.SYSTEM,
@@ -436,7 +435,7 @@ def _contest_blitz(
         },
         idempotency_key=idempotency_key,
     )
-    _touch(match)
+    touch(match)
     jobs.enqueue_on_commit(jobs.ADJUDICATE_BLITZ, decision.pk)
     return Outcome(post, decision)
 
@@ -447,7 +446,7 @@ def adjudicate_blitz(decision_id: int) -> Outcome | None:
     if match_id is None:
         return None
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         decision = Decision.objects.filter(
             pk=decision_id,
             kind="blitz_claim",
@@ -463,7 +462,7 @@ def _adjudicate(match: Match, state: MatchState, decision: Decision) -> Outcome 
     pending = state.pending
     if pending is None or pending.kind != "blitz_claim":
         return None
-    post = _new_post(match, state, kind=Post.Kind.SYSTEM, summary={"message": "blitz_contest"})
+    post = new_post(match, state, kind=Post.Kind.SYSTEM, summary={"message": "blitz_contest"})
     outcome = _apply_answer(
         match, state, pending, "contest", None, "", how=Decision.AnsweredBy.CONTEST, post=post
     )

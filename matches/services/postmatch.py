@@ -14,33 +14,34 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from matches import economy, folding, spp
-from matches import values as team_values
 from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence, TeamMatchRecord
-from matches.services.core import AnyUser, MatchError, _locked, _touch, actors_for
+from matches.record import economy, folding, spp
+from matches.record import values as team_values
+from matches.services.actors import AnyUser, actors_for
+from matches.services.core import MatchError, locked_match, touch
 from matches.services.sequence import (
-    _check_captain_of,
-    _coaches_in,
-    _give_gold,
-    _other,
-    _records,
-    _roll,
-    _sequence,
-    _step_deadline,
-    _step_post,
-    _team,
+    check_captain_of,
+    coaches_in,
+    give_gold,
+    other,
+    roll_sequence,
+    sequence,
+    step_deadline,
+    step_post,
+    team_of,
+    team_records,
 )
 from rules.engine import MatchState
 from teams import advancement
 from teams.models import Player, Team
 
 
-def _begin_post_match(match: Match, state: MatchState) -> None:
+def begin_post_match(match: Match, state: MatchState) -> None:
     seq = Sequence.objects.select_for_update().filter(match=match).first()
     if seq is None:
         values = {}
         for key in ("home", "away"):
-            team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
+            team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
             values[key] = team.value
         seq = Sequence.objects.create(
             match=match,
@@ -49,29 +50,29 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
         )
         for key in ("home", "away"):
             TeamMatchRecord.objects.create(
-                match=match, team=_team(match, key), key=key, value_before=values[key]
+                match=match, team=team_of(match, key), key=key, value_before=values[key]
             )
     result = state.result or {}
     winner = result.get("winner")
     score = state.score
-    records = _records(match)
+    records = team_records(match)
     for key, record in records.items():
         record.result = economy.result_for(key, winner)
-        record.score_for, record.score_against = score[key], score[_other(key)]
+        record.score_for, record.score_against = score[key], score[other(key)]
         record.fame = state.teams[key].fame
-        winnings = _roll(match, seq)
+        winnings = roll_sequence(match, seq)
         record.winnings_dice, record.winnings_dice_at = winnings.faces, winnings.at
         record.winnings_reroll = None if record.result == economy.WIN else False
-        team = _team(match, key)
-        fan_factor = _roll(match, seq, economy.fan_factor_dice(record.result))
+        team = team_of(match, key)
+        fan_factor = roll_sequence(match, seq, economy.fan_factor_dice(record.result))
         record.fan_factor_dice, record.fan_factor_dice_at = fan_factor.faces, fan_factor.at
         record.fan_factor_change = economy.fan_factor_change(
             team.fan_factor, record.result, sum(fan_factor.faces)
         )
         record.save()
     _record_players(match, state)
-    _step_post(match, "result", winner=winner, score=dict(score), by=result.get("by", ""))
-    _step_post(
+    step_post(match, "result", winner=winner, score=dict(score), by=result.get("by", ""))
+    step_post(
         match,
         "winnings_dice",
         home=_winnings_dice(records["home"]),
@@ -79,7 +80,7 @@ def _begin_post_match(match: Match, state: MatchState) -> None:
         winner=winner,
     )
     seq.step = Sequence.Step.AWARDS
-    seq.deadline_at = _step_deadline(match)
+    seq.deadline_at = step_deadline(match)
     seq.save()
 
 
@@ -106,7 +107,7 @@ def _record_players(match: Match, state: MatchState) -> None:
         player = state.players.get(pid)
         PlayerMatchRecord.objects.create(
             match=match,
-            team=_team(match, key),
+            team=team_of(match, key),
             player_id=entry.get("pk"),
             engine_id=pid,
             name=str(entry.get("name", pid)),
@@ -119,39 +120,39 @@ def _record_players(match: Match, state: MatchState) -> None:
 def reroll_winnings(match_id: int, user: AnyUser, *, reroll: bool) -> Post:
     """The winner's captain keeps the winnings die or rolls it again (the second stands)."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         seq = _awards_sequence(match)
-        records = _records(match)
+        records = team_records(match)
         key = next((k for k, r in records.items() if r.result == economy.WIN), None)
         if key is None:
             raise MatchError("no_winner", "Only the winner may re-roll its winnings.")
-        _check_captain_of(match, _team(match, key), user)
-        post = _decide_reroll(match, seq, records[key], reroll, author=user)
-        _maybe_settle_awards(match, seq)
-        _touch(match)
+        check_captain_of(match, team_of(match, key), user)
+        post = decide_reroll(match, seq, records[key], reroll, author=user)
+        maybe_settle_awards(match, seq)
+        touch(match)
         return post
 
 
 def _awards_sequence(match: Match) -> Sequence:
-    seq = _sequence(match)
+    seq = sequence(match)
     if match.status != Match.Status.POST_MATCH or seq.step != Sequence.Step.AWARDS:
         raise MatchError("wrong_step", "The winnings and the awards are not being decided.")
     return seq
 
 
-def _decide_reroll(
+def decide_reroll(
     match: Match, seq: Sequence, record: TeamMatchRecord, reroll: bool, *, author: AnyUser | None
 ) -> Post:
     if record.winnings_reroll is not None:
         raise MatchError("already_decided", "The winnings die was already kept or re-rolled.")
     record.winnings_reroll = bool(reroll)
     if reroll:
-        again = _roll(match, seq)
+        again = roll_sequence(match, seq)
         record.winnings_dice = [*record.winnings_dice, *again.faces]
         record.winnings_dice_at = [*record.winnings_dice_at, *again.at]
     record.save(update_fields=["winnings_reroll", "winnings_dice", "winnings_dice_at"])
     seq.save()
-    return _step_post(
+    return step_post(
         match,
         "winnings_reroll",
         author=author,
@@ -170,16 +171,16 @@ def choose_mvp(match_id: int, user: AnyUser, *, team: str, mje: str, pje: str) -
     if team not in ("home", "away"):
         raise MatchError("malformed", "The awards go to the home or the away team.")
     with transaction.atomic():
-        match = _locked(match_id)
-        opposing = _team(match, _other(team))
-        if not _coaches_in(match, opposing, "captain", user):
+        match = locked_match(match_id)
+        opposing = team_of(match, other(team))
+        if not coaches_in(match, opposing, "captain", user):
             if not actors_for(match, user):
                 raise MatchError("not_in_match", "Only the opposing captain chooses the MVP.")
             raise MatchError(
                 "not_opposing_captain", "Only the opposing team's captain chooses these awards."
             )
         seq = _awards_sequence(match)
-        record = _records(match)[team]
+        record = team_records(match)[team]
         if record.mvp_chosen:
             raise MatchError("already_decided", "These awards were already given.")
         eligible = mvp_eligible(match, team)
@@ -187,9 +188,9 @@ def choose_mvp(match_id: int, user: AnyUser, *, team: str, mje: str, pje: str) -
             raise MatchError(
                 "bad_choice", "Choose two different players of that team who were in the match."
             )
-        post = _give_awards(match, record, mje, pje, author=user)
-        _maybe_settle_awards(match, seq)
-        _touch(match)
+        post = give_awards(match, record, mje, pje, author=user)
+        maybe_settle_awards(match, seq)
+        touch(match)
         return post
 
 
@@ -200,7 +201,7 @@ def mvp_eligible(match: Match, team: str) -> list[str]:
     )
 
 
-def _give_awards(
+def give_awards(
     match: Match,
     record: TeamMatchRecord,
     mje: str,
@@ -214,11 +215,11 @@ def _give_awards(
     PlayerMatchRecord.objects.filter(match=match, engine_id=mje).update(award=spp.MJE)
     PlayerMatchRecord.objects.filter(match=match, engine_id=pje).update(award=spp.PJE)
     names = {pid: match.lineup[pid].get("name", pid) for pid in (mje, pje)}
-    return _step_post(
+    return step_post(
         match,
         "mvp",
         author=author,
-        actor=f"{_other(record.key)}:captain" if author else "",
+        actor=f"{other(record.key)}:captain" if author else "",
         team=record.key,
         mje={"id": mje, "name": names[mje]},
         pje={"id": pje, "name": names[pje]},
@@ -227,15 +228,15 @@ def _give_awards(
     )
 
 
-def _maybe_settle_awards(match: Match, seq: Sequence) -> None:
-    records = _records(match)
+def maybe_settle_awards(match: Match, seq: Sequence) -> None:
+    records = team_records(match)
     if all(r.mvp_chosen and r.winnings_reroll is not None for r in records.values()):
         _settle_awards(match, seq, records)
 
 
 def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchRecord]) -> None:
     for key, record in records.items():
-        team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
+        team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
         gross = economy.winnings_before_expenses(
             record.winnings_dice[-1], record.fame, record.result
         )
@@ -247,9 +248,9 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             record.winnings, record.captain_value, record.rival_value
         )
         record.save()
-        _give_gold(team, "captain", record.captain_share)
-        _give_gold(team, "rival", record.rival_share)
-        _step_post(
+        give_gold(team, "captain", record.captain_share)
+        give_gold(team, "rival", record.rival_share)
+        step_post(
             match,
             "winnings",
             team=key,
@@ -265,13 +266,15 @@ def _settle_awards(match: Match, seq: Sequence, records: dict[str, TeamMatchReco
             captain_share=record.captain_share,
             rival_share=record.rival_share,
             rounding=economy.LARGEST_REMAINDER,
-            items=team_values.itemised(team),  # the side values recomputed (matches.figures)
+            items=team_values.itemised(
+                team
+            ),  # the side values recomputed (matches.verification.figures)
         )
         if record.fan_factor_change:
             Team.objects.filter(pk=team.pk).update(
                 fan_factor=F("fan_factor") + record.fan_factor_change
             )
-        _step_post(
+        step_post(
             match,
             "fan_factor",
             team=key,
@@ -295,7 +298,7 @@ def _apply_spp_and_injuries(match: Match, seq: Sequence) -> None:
     played = {r.player_id for r in match.player_records.all() if r.player_id}
     for key in ("home", "away"):
         # Whoever sat this match out for an injury has now missed it.
-        _team(match, key).players.filter(miss_next_game=True).exclude(pk__in=played).update(
+        team_of(match, key).players.filter(miss_next_game=True).exclude(pk__in=played).update(
             miss_next_game=False
         )
     rows: dict[str, list[dict[str, Any]]] = {"home": [], "away": []}
@@ -341,12 +344,12 @@ def _apply_spp_and_injuries(match: Match, seq: Sequence) -> None:
             continue
         for _ in range(advancement.rolls_due(before, player.spp)):
             rolls.append(_open_advancement(match, seq, player))
-    _step_post(match, "spp", home=rows["home"], away=rows["away"])
-    _step_post(match, "injuries", home=injuries["home"], away=injuries["away"])
+    step_post(match, "spp", home=rows["home"], away=rows["away"])
+    step_post(match, "injuries", home=injuries["home"], away=injuries["away"])
     if rolls:
-        _step_post(match, "improvement_rolls", rolls=rolls)
+        step_post(match, "improvement_rolls", rolls=rolls)
         seq.step = Sequence.Step.ADVANCEMENT
-        seq.deadline_at = _step_deadline(match)
+        seq.deadline_at = step_deadline(match)
         seq.save()
     else:
         _finish_sequence(match, seq)
@@ -368,7 +371,7 @@ def _apply_injury(player: Player, casualty: str) -> None:
 
 def _open_advancement(match: Match, seq: Sequence, player: Player) -> dict[str, Any]:
     """An improvement roll for the player; the options already count the rolls before it."""
-    rolled = _roll(match, seq, 2)
+    rolled = roll_sequence(match, seq, 2)
     pending = [a.choice for a in Advancement.objects.filter(player=player, match=match)]
     gained = [*player.gained, *[c for c in pending if c]]
     roll = advancement.ImprovementRoll(*rolled.faces)
@@ -379,7 +382,7 @@ def _open_advancement(match: Match, seq: Sequence, player: Player) -> dict[str, 
         dice=rolled.faces,
         dice_at=rolled.at,
         options=options,
-        deadline_at=_step_deadline(match),
+        deadline_at=step_deadline(match),
     )
     return {
         "player": player.pk,
@@ -400,19 +403,19 @@ def choose_advancement(advancement_id: int, user: AnyUser, choice: str) -> Post:
     if found is None:
         raise MatchError("no_advancement", "There is no such improvement roll.")
     with transaction.atomic():
-        match = _locked(found.match_id)
+        match = locked_match(found.match_id)
         adv = Advancement.objects.select_for_update().get(pk=advancement_id)
         player = Player.objects.select_related("team").get(pk=adv.player_id)
-        if not _coaches_in(match, player.team, player.side, user):
+        if not coaches_in(match, player.team, player.side, user):
             if not player.team.is_coach(user):
                 raise MatchError("not_in_match", "Only the coach of the player's side chooses.")
             raise MatchError("not_your_side", "Only the coach of the player's side chooses.")
-        post = _take_advancement(match, _sequence(match), adv, player, choice, author=user)
-        _touch(match)
+        post = take_advancement(match, sequence(match), adv, player, choice, author=user)
+        touch(match)
         return post
 
 
-def _take_advancement(
+def take_advancement(
     match: Match,
     seq: Sequence,
     adv: Advancement,
@@ -432,7 +435,7 @@ def _take_advancement(
     adv.save()
     player.skills = [*player.gained, choice]
     player.save(update_fields=["skills"])
-    post = _step_post(
+    post = step_post(
         match,
         "advancement",
         author=author,
@@ -456,8 +459,8 @@ def _take_advancement(
 def _finish_sequence(match: Match, seq: Sequence) -> None:
     values, items = {}, {}
     journeymen: dict[str, list[dict[str, Any]]] = {}
-    for key, record in _records(match).items():
-        team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
+    for key, record in team_records(match).items():
+        team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
         record.value_after = team.value
         record.save(update_fields=["value_after"])
         values[key], items[key] = team.value, team_values.itemised(team)
@@ -473,9 +476,9 @@ def _finish_sequence(match: Match, seq: Sequence) -> None:
             for p in team.roster()
             if p.status == Player.Status.JOURNEYMAN
         ]
-    _step_post(match, "team_values_after", home=values["home"], away=values["away"], items=items)
+    step_post(match, "team_values_after", home=values["home"], away=values["away"], items=items)
     if journeymen["home"] or journeymen["away"]:
-        _step_post(match, "journeymen", home=journeymen["home"], away=journeymen["away"])
+        step_post(match, "journeymen", home=journeymen["home"], away=journeymen["away"])
     seq.step = Sequence.Step.DONE
     seq.deadline_at = None
     seq.save()

@@ -6,20 +6,18 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from matches.markup import render_markdown
 from matches.models import Match, Post
+from matches.record.markup import render_markdown
+from matches.services.actors import AnyUser, actors_for, is_match_gm
 from matches.services.core import (
-    AnyUser,
     MatchError,
-    _already_done,
-    _locked,
-    _new_post,
-    _touch,
-    actors_for,
-    is_match_gm,
+    already_done,
     load_state,
+    locked_match,
+    new_post,
+    touch,
 )
-from matches.services.notices import _notify_mentions
+from matches.services.notices import notify_mentions
 
 EDIT_WINDOW = timedelta(minutes=15)
 
@@ -33,14 +31,14 @@ def write_post(
     if not text.strip():
         raise MatchError("empty", "The post is empty.")
     with transaction.atomic():
-        match = _locked(match_id)
-        replay = _already_done(match, user, idempotency_key)
+        match = locked_match(match_id)
+        replay = already_done(match, user, idempotency_key)
         if replay is not None:
             return replay.post
         if not actors_for(match, user) and not is_match_gm(match, user):
             raise MatchError("not_in_match", "Only the match's coaches and GM write here.")
         actors = actors_for(match, user)
-        post = _new_post(
+        post = new_post(
             match,
             load_state(match),
             kind=kind,
@@ -49,8 +47,8 @@ def write_post(
             text=text,
             idempotency_key=idempotency_key,
         )
-        _touch(match)
-        _notify_mentions(match, post)
+        touch(match)
+        notify_mentions(match, post)
         return post
 
 
@@ -63,7 +61,7 @@ def edit_post(post_id: int, user: AnyUser, *, text: str) -> Post:
         post = Post.objects.select_for_update().filter(pk=post_id).first()
         if post is None:
             raise MatchError("no_post", "There is no such post.")
-        match = _locked(post.match_id)
+        match = locked_match(post.match_id)
         if not user.is_authenticated or post.author_id != user.pk:
             raise MatchError("not_author", "Only the author edits a post.")
         if post.kind in (Post.Kind.SYSTEM, Post.Kind.DECISION) or not post.text:
@@ -78,25 +76,25 @@ def edit_post(post_id: int, user: AnyUser, *, text: str) -> Post:
         post.text = text
         post.html = render_markdown(text)
         post.save(update_fields=["summary", "text", "html"])
-        _touch(match)
+        touch(match)
         return post
 
 
 def close_match(match_id: int, user: AnyUser) -> Match:
     """The GM closes a match after the final whistle; from then on its dice seed is public."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if not is_match_gm(match, user):
             raise MatchError("not_gm", "Only the match's game master closes it.")
         if match.status != Match.Status.POST_MATCH:
             raise MatchError("not_over", "The match is not over.")
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
-        _new_post(
+        new_post(
             match,
             load_state(match),
             kind=Post.Kind.SYSTEM,
             summary={"message": "closed", "seed": match.dice_seed},
         )
-        _touch(match)
+        touch(match)
         return match

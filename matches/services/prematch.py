@@ -15,34 +15,34 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from matches import economy
-from matches import values as team_values
 from matches.models import Match, Post, Sequence, TeamMatchRecord
+from matches.record import economy
+from matches.record import values as team_values
 from matches.rosters import lineup, team_sheet
 from matches.services import core
+from matches.services.actors import AnyUser
 from matches.services.core import (
     SYSTEM_ACTOR,
-    AnyUser,
     MatchError,
-    _append_event,
-    _locked,
-    _new_post,
-    _touch,
+    append_event,
     load_state,
+    locked_match,
+    new_post,
+    touch,
 )
-from matches.services.play import _settle
+from matches.services.play import settle_resolution
 from matches.services.sequence import (
     STAR_SIDE,
-    _check_captain_of,
-    _check_side_coach,
-    _give_gold,
-    _other,
-    _records,
-    _sequence,
-    _step_deadline,
-    _step_post,
-    _take_gold,
-    _team,
+    check_captain_of,
+    check_side_coach,
+    give_gold,
+    other,
+    sequence,
+    step_deadline,
+    step_post,
+    take_gold,
+    team_of,
+    team_records,
 )
 from rules import gamedata
 from rules.engine import (
@@ -91,7 +91,7 @@ def create_match(
         dice_seed=seed.hex(),
         dice_commitment=commitment(seed),
     )
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -110,11 +110,13 @@ def _open_match(match: Match, state: MatchState, post: Post) -> Resolution:
     The league's reroll setting goes into the state: the record folds alike if it changes."""
     league = match.league
     state.rerolls_free = league is not None and league.rival_rerolls == League.RivalRerolls.FREE
-    _append_event(match, state, "match_created", {"state": state.to_json(compact=True)}, post)
+    append_event(match, state, "match_created", {"state": state.to_json(compact=True)}, post)
     opening = resolve(
         state, SYSTEM_ACTOR, Declaration(None, "start_match"), (), core.dice_for(match)
     )
-    _settle(match, state, SYSTEM_ACTOR, Declaration(None, "start_match"), (), opening, post)
+    settle_resolution(
+        match, state, SYSTEM_ACTOR, Declaration(None, "start_match"), (), opening, post
+    )
     return opening
 
 
@@ -136,7 +138,7 @@ def _prepare_rosters(*teams: Team) -> None:
 def _begin_pre_match(match: Match, state: MatchState) -> None:
     values, items = {}, {}
     for key in ("home", "away"):
-        team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
+        team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
         values[key], items[key] = team.value, team_values.itemised(team)
         TeamMatchRecord.objects.create(match=match, team=team, key=key, value_before=team.value)
     favourite = economy.favourite(values["home"], values["away"])
@@ -144,16 +146,16 @@ def _begin_pre_match(match: Match, state: MatchState) -> None:
         match=match,
         step=Sequence.Step.PETTY_CASH_FAVOURITE,
         favourite=favourite,
-        deadline_at=_step_deadline(match),
+        deadline_at=step_deadline(match),
     )
     _roll_weather(match, seq, state)
-    _step_post(
+    step_post(
         match,
         "team_values",
         home=values["home"],
         away=values["away"],
         favourite=favourite,
-        items=items,  # the values recomputed from the rules (matches.figures)
+        items=items,  # the values recomputed from the rules (matches.verification.figures)
     )
 
 
@@ -177,7 +179,7 @@ def _roll_weather(match: Match, seq: Sequence, state: MatchState) -> None:
     weathered = replace(state, weather=rolled.state.weather, weather_rolled=True)
     match.state = weathered.to_json(compact=True)
     match.save(update_fields=["state"])
-    _step_post(match, "weather", dice=faces, dice_at=at, result=rolled.state.weather)
+    step_post(match, "weather", dice=faces, dice_at=at, result=rolled.state.weather)
 
 
 def pre_match_team(seq: Sequence, petty: bool) -> str:
@@ -197,23 +199,23 @@ def transfer_petty_cash(match_id: int, user: AnyUser, *, side: str, amount: int)
     """A side's coach moves gold from the side's own treasury into the team's petty cash
     (nothing is a choice too). The higher-value team's sides decide first."""
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.PRE_MATCH:
             raise MatchError("wrong_step", "The pre-match sequence is over.")
-        seq = _sequence(match)
+        seq = sequence(match)
         key = pre_match_team(seq, petty=True)
-        team = Team.objects.select_for_update().get(pk=_team(match, key).pk)
-        _check_side_coach(match, team, user, side)
+        team = Team.objects.select_for_update().get(pk=team_of(match, key).pk)
+        check_side_coach(match, team, user, side)
         if amount < 0:
             raise MatchError("bad_amount", "An amount of gold is never negative.")
-        record = _records(match)[key]
+        record = team_records(match)[key]
         field = f"petty_cash_{side}"
         if getattr(record, field) is not None:
             raise MatchError("already_decided", "That side has already decided its petty cash.")
-        _take_gold(team, side, amount)
+        take_gold(team, side, amount)
         setattr(record, field, amount)
         record.save(update_fields=[field])
-        post = _step_post(
+        post = step_post(
             match,
             "petty_cash",
             author=user,
@@ -222,13 +224,13 @@ def transfer_petty_cash(match_id: int, user: AnyUser, *, side: str, amount: int)
             side=side,
             amount=amount,
         )
-        _after_petty_cash(match, seq)
-        _touch(match)
+        after_petty_cash(match, seq)
+        touch(match)
         return post
 
 
-def _after_petty_cash(match: Match, seq: Sequence, *, by_default: bool = False) -> None:
-    records = _records(match)
+def after_petty_cash(match: Match, seq: Sequence, *, by_default: bool = False) -> None:
+    records = team_records(match)
     key = pre_match_team(seq, petty=True)
     record = records[key]
     if record.petty_cash_captain is None or record.petty_cash_rival is None:
@@ -238,10 +240,10 @@ def _after_petty_cash(match: Match, seq: Sequence, *, by_default: bool = False) 
     else:
         values = {k: r.value_before + r.petty_cash for k, r in records.items()}
         for k, r in records.items():
-            r.handicap = economy.handicap(values[k], values[_other(k)])
+            r.handicap = economy.handicap(values[k], values[other(k)])
             r.save(update_fields=["handicap"])
         lower = next((k for k, r in records.items() if r.handicap), None)
-        _step_post(
+        step_post(
             match,
             "handicap",
             team=lower,
@@ -250,7 +252,7 @@ def _after_petty_cash(match: Match, seq: Sequence, *, by_default: bool = False) 
             away=values["away"],
         )
         seq.step = Sequence.Step.INDUCEMENTS_FAVOURITE
-    seq.deadline_at = _step_deadline(match)
+    seq.deadline_at = step_deadline(match)
     seq.save()
 
 
@@ -273,23 +275,23 @@ def buy_inducements(match_id: int, user: AnyUser, order: dict[str, Any]) -> Post
     except (KeyError, TypeError, ValueError) as error:
         raise MatchError("malformed", str(error)) from None
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         if match.status != Match.Status.PRE_MATCH:
             raise MatchError("wrong_step", "The pre-match sequence is over.")
-        seq = _sequence(match)
+        seq = sequence(match)
         key = pre_match_team(seq, petty=False)
-        team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
-        _check_captain_of(match, team, user)
-        record = _records(match)[key]
+        team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
+        check_captain_of(match, team, user)
+        record = team_records(match)[key]
         problems = _order_problems(team, record, wanted)
         if problems:
             raise MatchError("illegal_inducements", " ".join(problems))
-        post = _record_inducements(match, seq, team, record, wanted, author=user)
-        _touch(match)
+        post = record_inducements(match, seq, team, record, wanted, author=user)
+        touch(match)
         return post
 
 
-def _record_inducements(
+def record_inducements(
     match: Match,
     seq: Sequence,
     team: Team,
@@ -305,12 +307,12 @@ def _record_inducements(
         captain_cash=record.petty_cash_captain or 0,
         rival_cash=record.petty_cash_rival or 0,
     )
-    _give_gold(team, "captain", back_captain)
-    _give_gold(team, "rival", back_rival)
+    give_gold(team, "captain", back_captain)
+    give_gold(team, "rival", back_rival)
     record.inducements = order.to_json()
     record.inducements_cost = cost
     record.save(update_fields=["inducements", "inducements_cost"])
-    post = _step_post(
+    post = step_post(
         match,
         "inducements",
         author=author,
@@ -324,7 +326,7 @@ def _record_inducements(
     )
     if seq.step == Sequence.Step.INDUCEMENTS_FAVOURITE:
         seq.step = Sequence.Step.INDUCEMENTS_UNDERDOG
-        seq.deadline_at = _step_deadline(match)
+        seq.deadline_at = step_deadline(match)
         seq.save()
     else:
         _kick_off(match, seq)
@@ -417,14 +419,14 @@ def _induced_sheet(
 
 def _kick_off(match: Match, seq: Sequence) -> None:
     """Both teams bought: the engine's match begins with the induced team sheets."""
-    records = _records(match)
+    records = team_records(match)
     orders = {k: economy.Order.from_json(r.inducements or {}) for k, r in records.items()}
     clashes = economy.star_clashes(orders["home"], orders["away"])
     if clashes:
-        _step_post(match, "star_clash", stars=sorted(clashes))
+        step_post(match, "star_clash", stars=sorted(clashes))
     sheets, entries = {}, {}
     for key in ("home", "away"):
-        team = Team.objects.prefetch_related("players").get(pk=_team(match, key).pk)
+        team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
         sheets[key], found = _induced_sheet(team, key, orders[key], clashes)
         entries.update(found)
     before = load_state(match)
@@ -440,7 +442,7 @@ def _kick_off(match: Match, seq: Sequence) -> None:
     seq.step = Sequence.Step.PLAYING
     seq.deadline_at = None
     seq.save()
-    post = _step_post(match, "kick_off", lineup=len(entries))
+    post = step_post(match, "kick_off", lineup=len(entries))
     opening = _open_match(match, state, post)
     _post_opening_rolls(match, records, opening, state.dice_used)
 
@@ -457,7 +459,7 @@ def _post_opening_rolls(
         at = list(range(index, index + len(faces)))
         index += len(faces)
         if event.type == "weather":
-            _step_post(match, "weather", faces=faces, faces_at=at, result=event.data["result"])
+            step_post(match, "weather", faces=faces, faces_at=at, result=event.data["result"])
         elif event.type == "fans":
             fans[str(event.data["team"])] = {
                 "faces": faces,
@@ -468,9 +470,9 @@ def _post_opening_rolls(
         return
     for key, record in records.items():
         record.fans = fans[key]["total"] * 1_000
-        record.fame = economy.fame(fans[key]["total"], fans[_other(key)]["total"])
+        record.fame = economy.fame(fans[key]["total"], fans[other(key)]["total"])
         fans[key].update(
-            fans=record.fans, fame=record.fame, fan_factor=_team(match, key).fan_factor
+            fans=record.fans, fame=record.fame, fan_factor=team_of(match, key).fan_factor
         )
         record.save(update_fields=["fans", "fame"])
-    _step_post(match, "fans", home=fans["home"], away=fans["away"])
+    step_post(match, "fans", home=fans["home"], away=fans["away"])

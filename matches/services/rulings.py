@@ -2,7 +2,7 @@
 
 Every ruling is an event of the match with the GM's note, a system post in the thread and an
 entry of the audit log. Rulings that change the game (rewind, reroll, correction, award,
-match_ended) are applied by ``fold`` like declarations (see matches.folding, which the
+match_ended) are applied by ``fold`` like declarations (see matches.record.folding, which the
 export's verifier reads the record with too). Pausing, locking, deadlines and replacing a
 coach stop or move the match's clocks.
 """
@@ -18,24 +18,21 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from matches import folding
 from matches.models import AuditEntry, Decision, Dispute, Match, MatchEvent, Post
+from matches.record import folding
 from matches.services import core
-from matches.services.clocks import DEFAULT_TURN_HOURS, _restart_clocks, _stop_clocks
+from matches.services.actors import AnyUser, actors_for, is_match_gm, user_pk
+from matches.services.clocks import DEFAULT_TURN_HOURS, restart_clocks, stop_clocks
 from matches.services.core import (
-    AnyUser,
     MatchError,
-    _append_event,
-    _locked,
-    _new_post,
-    _pk,
-    _touch,
-    actors_for,
+    append_event,
     fold,
-    is_match_gm,
     load_state,
+    locked_match,
+    new_post,
+    touch,
 )
-from matches.services.postmatch import _begin_post_match
+from matches.services.postmatch import begin_post_match
 from rules.engine import Answer, Declaration, MatchState, resolve
 
 NOTE_MAX = 2000
@@ -51,7 +48,7 @@ def _refusals() -> Iterator[None]:
 
 
 def _gm_match(match_id: int, user: AnyUser) -> Match:
-    match = _locked(match_id)
+    match = locked_match(match_id)
     if not is_match_gm(match, user):
         raise MatchError("not_gm", "Only the match's game master may do that.")
     return match
@@ -82,7 +79,7 @@ def _gm_event(
         data["dispute"] = dispute.pk
     shown = {k: v for k, v in data.items() if k not in ("undone", "answers", "keep", "note")}
     told = {**(told or {}), **({"raised_by": dispute.raised_by.username} if dispute else {})}
-    post = _new_post(
+    post = new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -90,11 +87,11 @@ def _gm_event(
         text=note,
         summary={"message": action, **shown, **told},
     )
-    event = _append_event(match, state, action, data, post)
+    event = append_event(match, state, action, data, post)
     AuditEntry.objects.create(
         league_id=match.league_id,
         match=match,
-        gm_id=_pk(gm),
+        gm_id=user_pk(gm),
         action=action,
         note=note,
         data=shown,
@@ -134,7 +131,7 @@ def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
         match.status = Match.Status.POST_MATCH
         match.turn_deadline_at = None
         if ending_now:  # an award or a GM's end leads to the winnings, SPP and injuries too
-            _begin_post_match(match, state)
+            begin_post_match(match, state)
     else:
         match.status = Match.Status.IN_PLAY
         if not restart_clock and match.turn_deadline_at is not None:
@@ -164,7 +161,7 @@ def raise_dispute(
     if not reason:
         raise MatchError("empty", "Say what is wrong.")
     with transaction.atomic():
-        match = _locked(match_id)
+        match = locked_match(match_id)
         actors = actors_for(match, user)
         if not actors:
             raise MatchError("not_in_match", "Only the match's coaches raise disputes.")
@@ -185,7 +182,7 @@ def raise_dispute(
             raise MatchError("too_long", f"A reason has at most {NOTE_MAX} characters.")
         dispute = Dispute.objects.create(
             match=match,
-            raised_by_id=_pk(user),
+            raised_by_id=user_pk(user),
             actor=actors[0],
             event=event,
             post=post,
@@ -198,7 +195,7 @@ def raise_dispute(
             "event": event_number,
             "post": post_number,
         }
-        thread_post = _new_post(
+        thread_post = new_post(
             match,
             state,
             kind=Post.Kind.SYSTEM,
@@ -207,8 +204,8 @@ def raise_dispute(
             text=reason,
             summary={"message": "dispute_raised", **data},
         )
-        _append_event(match, state, "dispute_raised", {**data, "reason": reason}, thread_post)
-        _touch(match)
+        append_event(match, state, "dispute_raised", {**data, "reason": reason}, thread_post)
+        touch(match)
         return dispute
 
 
@@ -266,8 +263,8 @@ def rule_on_dispute(
         if match.locked and not match.disputes.filter(status=Dispute.Status.OPEN).exists():
             match.locked = False
             _gm_event(match, user, "unlocked", {"automatic": True})
-            _restart_clocks(match)
-        _touch(match)
+            restart_clocks(match)
+        touch(match)
         return event
 
 
@@ -358,7 +355,7 @@ def _grant_reroll(
     )
     _mark_undone(undone, event)
     for rolled in reroll.resolution.events:
-        _append_event(match, reroll.start, rolled.type, rolled.data, event.post)
+        append_event(match, reroll.start, rolled.type, rolled.data, event.post)
     _refold(match)
     return event
 
@@ -425,7 +422,7 @@ def _award(
 
 
 def _pause(match: Match, gm: AnyUser, note: str, dispute: Dispute | None) -> MatchEvent:
-    _stop_clocks(match)
+    stop_clocks(match)
     match.paused = True
     return _gm_event(match, gm, "paused", {}, note=note, dispute=dispute)
 
@@ -438,7 +435,7 @@ def pause_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
         if match.paused:
             raise MatchError("already_paused", "The match is paused already.")
         event = _pause(match, user, note, None)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -449,9 +446,9 @@ def resume_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
         if not match.paused:
             raise MatchError("not_paused", "The match is not paused.")
         match.paused = False
-        _restart_clocks(match)
+        restart_clocks(match)
         event = _gm_event(match, user, "resumed", {}, note=note)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -465,10 +462,10 @@ def lock_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
             raise MatchError("already_locked", "The match is locked already.")
         if not match.disputes.filter(status=Dispute.Status.OPEN).exists():
             raise MatchError("no_open_dispute", "A match is locked only while a dispute is open.")
-        _stop_clocks(match)
+        stop_clocks(match)
         match.locked = True
         event = _gm_event(match, user, "locked", {}, note=note)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -479,9 +476,9 @@ def unlock_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
         if not match.locked:
             raise MatchError("not_locked", "The match is not locked.")
         match.locked = False
-        _restart_clocks(match)
+        restart_clocks(match)
         event = _gm_event(match, user, "unlocked", {}, note=note)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -495,7 +492,7 @@ def set_deadline(match_id: int, user: AnyUser, at: Any, *, note: str = "") -> Ma
         _require_rulable(match)
         match.turn_deadline_at = at
         event = _gm_event(match, user, "deadline_set", {"at": at.isoformat()}, note=note)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -505,7 +502,7 @@ def extend_deadline(match_id: int, user: AnyUser, hours: int, *, note: str = "")
         match = _gm_match(match_id, user)
         _require_rulable(match)
         event = _extend_deadline(match, user, hours, note, None)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -531,7 +528,7 @@ def replace_coach(
         match.substitutes = {**match.substitutes, actor: newcomer.pk}
         data = {"actor": actor, "user": newcomer.pk, "username": newcomer.username}
         event = _gm_event(match, user, "coach_replaced", data, note=note)
-        _touch(match)
+        touch(match)
         return event
 
 
@@ -551,5 +548,5 @@ def end_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
             match.turn_deadline_at = None
         else:
             raise MatchError("not_in_play", "The match is neither in play nor in its post-match.")
-        _touch(match)
+        touch(match)
         return event

@@ -9,10 +9,10 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from matches.mentions import match_people
 from matches.models import Match, Post
+from matches.record.mentions import match_people
 from matches.services import EDIT_WINDOW
-from matches.thread import ShownPost
+from matches.thread.page import ShownPost
 
 register = template.Library()
 _MENTION = re.compile(r"(?<![\w@/:.])@([\w.+-]+)")

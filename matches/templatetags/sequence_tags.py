@@ -4,7 +4,7 @@ from django import template
 
 from matches import labels
 from matches.models import Match
-from matches.steps import step_text
+from matches.sequence.steps import step_text
 
 register = template.Library()
 

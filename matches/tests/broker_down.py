@@ -18,9 +18,9 @@ def post() -> dict[str, object]:
     from django.test import Client
 
     from bbweb.models import ApiToken, OutboxMessage
-    from matches import autoplay
     from matches.models import Match
     from rules.engine import MatchState
+    from tools import autoplay
 
     call_command("migrate", verbosity=0)
     match = autoplay.demo_match()

@@ -23,10 +23,11 @@ def main() -> None:
     from django.test import Client
 
     from bbweb.models import ApiToken
-    from matches import autoplay, services
+    from matches import services
     from matches.models import Match
     from rules.engine import MatchState
     from rules.engine.randomplay import formation
+    from tools import autoplay
 
     call_command("migrate", verbosity=0)
     match = autoplay.demo_match()

@@ -15,10 +15,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
 
-from matches import autoplay, services
+from matches import services
 from matches.models import Match, Post
 from rules.engine import MatchState
 from rules.engine.randomplay import formation
+from tools import autoplay
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

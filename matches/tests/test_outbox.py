@@ -18,8 +18,8 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from bbweb import outbox
 from bbweb.models import OutboxMessage
-from matches import autoplay, faults
 from matches.models import Decision
+from tools import autoplay, faults
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TURN = "matches.tasks.notify_turn"
@@ -132,7 +132,7 @@ def test_a_writer_whose_claim_was_taken_over_does_not_mark_the_row_sent(broker: 
     stale = OutboxMessage.objects.get(pk=row.pk)
     assert outbox.relay() == 1
     OutboxMessage.objects.filter(pk=row.pk).update(sent_at=None, claimed_until=None)
-    outbox._publish(stale)  # its claim is not the row's: it marks nothing
+    outbox.publish(stale)  # its claim is not the row's: it marks nothing
     assert unsent() == 1
 
 
@@ -144,7 +144,7 @@ def test_rows_a_day_old_are_dropped_once_they_went_out_and_kept_while_they_wait(
     ]
     waiting = OutboxMessage.objects.create(task=TURN, args=[6], created_at=a_day_ago)
     recent = OutboxMessage.objects.create(task=TURN, args=[7], sent_at=now, done_at=now)
-    outbox._drop_old(timezone.now())
+    outbox.drop_old(timezone.now())
     assert set(OutboxMessage.objects.values_list("pk", flat=True)) == {waiting.pk, recent.pk}
     assert not OutboxMessage.objects.filter(pk__in=[row.pk for row in gone]).exists()
 

@@ -4,13 +4,13 @@ kick-off's bounces and the touchback."""
 from __future__ import annotations
 
 from .board import D8, HEIGHT, NAMES, NEIGHBOURS, distance, on_pitch, square, xy
-from .context import Ctx, _d6_roll
+from .context import Ctx, d6_roll
 from .core import enemy_tz, in_half
 from .state import MatchState, Player, other
 from .tables import agility_target
 
 
-def _bounce(ctx: Ctx, frm: int) -> None:
+def bounce(ctx: Ctx, frm: int) -> None:
     d = ctx.roll(8)
     dx, dy = D8[d - 1]
     x, y = xy(frm)
@@ -23,7 +23,7 @@ def _bounce(ctx: Ctx, frm: int) -> None:
         to=NAMES[square(nx, ny)] if on_pitch(nx, ny) else None,
     )
     if not on_pitch(nx, ny):
-        _throw_in(ctx, frm)
+        throw_in(ctx, frm)
         return
     _land(ctx, square(nx, ny))
 
@@ -38,17 +38,17 @@ def _land(ctx: Ctx, sq: int) -> None:
     if pid is None:
         return
     p = st.players[pid]
-    if not _can_catch(p):
-        _bounce(ctx, sq)
+    if not can_catch(p):
+        bounce(ctx, sq)
         return
-    _catch(ctx, p, accurate=False)
+    catch(ctx, p, accurate=False)
 
 
-def _can_catch(p: Player) -> bool:
+def can_catch(p: Player) -> bool:
     return p.state == "standing" and not p.no_tz and "No Hands" not in p.skills
 
 
-def _disturbing(st: MatchState, sq: int, team: str) -> int:
+def disturbing(st: MatchState, sq: int, team: str) -> int:
     """Opposing players with Disturbing Presence within three squares, "even if the
     Disturbing Presence player is Prone or Stunned" (LRB5)."""
     n = 0
@@ -63,7 +63,7 @@ def _disturbing(st: MatchState, sq: int, team: str) -> int:
     return n
 
 
-def _catch(
+def catch(
     ctx: Ctx, p: Player, *, accurate: bool, hand_off: bool = False, kickoff: bool = False
 ) -> bool:
     st = ctx.st
@@ -81,10 +81,10 @@ def _catch(
         mods["pouring_rain"] = -1
     if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
-    dp = _disturbing(st, p.at, p.team)
+    dp = disturbing(st, p.at, p.team)
     if dp:
         mods["Disturbing Presence"] = -dp
-    ok = _d6_roll(ctx, "catch", p, agility_target(p.ag), mods, team_reroll=not kickoff)
+    ok = d6_roll(ctx, "catch", p, agility_target(p.ag), mods, team_reroll=not kickoff)
     if ok:
         st.carrier = p.id
         st.ball_at = None
@@ -94,11 +94,11 @@ def _catch(
     if kickoff:
         _kick_bounce(ctx, p.at)
     else:
-        _bounce(ctx, p.at)
+        bounce(ctx, p.at)
     return False
 
 
-def _throw_in(ctx: Ctx, last: int) -> None:
+def throw_in(ctx: Ctx, last: int) -> None:
     """The crowd throws the ball back from the last square on the pitch."""
     st = ctx.st
     while True:
@@ -130,7 +130,7 @@ def _throw_in(ctx: Ctx, last: int) -> None:
             continue
         st.ball_at = square(cx, cy)
         st.carrier = None
-        _arrive(ctx, st.ball_at, accurate=False)
+        arrive(ctx, st.ball_at, accurate=False)
         return
 
 
@@ -151,23 +151,23 @@ def _kick_bounce(ctx: Ctx, frm: int) -> None:
         kickoff=True,
     )
     if not inside:
-        _touchback(ctx)
+        touchback(ctx)
         return
-    _kick_arrive(ctx, square(nx, ny), bounced=True)
+    kick_arrive(ctx, square(nx, ny), bounced=True)
 
 
-def _kick_arrive(ctx: Ctx, sq: int, *, bounced: bool) -> None:
+def kick_arrive(ctx: Ctx, sq: int, *, bounced: bool) -> None:
     st = ctx.st
     st.carrier = None
     st.ball_at = sq
     pid = st.board.get(sq)
-    if pid is not None and _can_catch(st.players[pid]):
-        _catch(ctx, st.players[pid], accurate=False, kickoff=True)
+    if pid is not None and can_catch(st.players[pid]):
+        catch(ctx, st.players[pid], accurate=False, kickoff=True)
     elif pid is not None or not bounced:
         _kick_bounce(ctx, sq)
 
 
-def _touchback(ctx: Ctx) -> None:
+def touchback(ctx: Ctx) -> None:
     """The receiving team's captain gives the ball to one of its players on the pitch."""
     st = ctx.st
     receiving = other(st.kicking)
@@ -177,7 +177,7 @@ def _touchback(ctx: Ctx) -> None:
         (q for q in st.players.values() if q.team == receiving and q.at is not None),
         key=lambda q: (q.number if q.number is not None else 99, q.id),
     )
-    able = [q.id for q in on if _can_catch(q)] or [q.id for q in on]
+    able = [q.id for q in on if can_catch(q)] or [q.id for q in on]
     if not able:
         ctx.ev("touchback", team=receiving, player=None)
         return
@@ -186,14 +186,14 @@ def _touchback(ctx: Ctx) -> None:
     ctx.ev("touchback", team=receiving, player=choice)
 
 
-def _flush_loose(ctx: Ctx) -> None:
+def flush_loose(ctx: Ctx) -> None:
     while ctx.loose:
         sq = ctx.loose.pop(0)
         if ctx.st.carrier is None and ctx.st.ball_at == sq:
-            _bounce(ctx, sq)
+            bounce(ctx, sq)
 
 
-def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
+def arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
     """A passed or thrown-in ball arrives on a square (not a bounce): a standing player there
     must try to catch it; on an empty square a Diving Catch player next to it tries from its
     own square; otherwise it bounces."""
@@ -203,17 +203,17 @@ def _arrive(ctx: Ctx, sq: int, *, accurate: bool) -> None:
     pid = st.board.get(sq)
     if pid is not None:
         p = st.players[pid]
-        if _can_catch(p):
-            _catch(ctx, p, accurate=accurate)
+        if can_catch(p):
+            catch(ctx, p, accurate=accurate)
         else:
-            _bounce(ctx, sq)
+            bounce(ctx, sq)
         return
     for s in NEIGHBOURS[sq]:
         qid = st.board.get(s)
         if qid is not None:
             q = st.players[qid]
-            if "Diving Catch" in q.skills and _can_catch(q):
+            if "Diving Catch" in q.skills and can_catch(q):
                 ctx.ev("diving_catch", player=qid, at=NAMES[sq])
-                _catch(ctx, q, accurate=False)
+                catch(ctx, q, accurate=False)
                 return
-    _bounce(ctx, sq)
+    bounce(ctx, sq)

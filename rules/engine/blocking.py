@@ -3,14 +3,14 @@ second block."""
 
 from __future__ import annotations
 
-from .ball import _flush_loose, _throw_in
+from .ball import flush_loose, throw_in
 from .board import NAMES, NEIGHBOURS, adjacent, on_pitch, parse_square, square
 from .board import push_squares as _push_squares
-from .context import Ctx, _d6_roll, _offer_reroll
+from .context import Ctx, d6_roll, offer_reroll
 from .core import assists
-from .injury import _fall, _injury
-from .moving import _need_square
-from .passing import _dump_off
+from .injury import fall, roll_injury
+from .moving import need_square
+from .passing import dump_off_pass
 from .state import Player
 
 _RANK_ATT = {6: 6, 5: 5, 2: 4, 3: 4, 4: 2, 1: 1}
@@ -30,7 +30,7 @@ def _face_score(face: int, att: Player, dfn: Player, blitz: bool) -> int:
     return _RANK_ATT[face]
 
 
-def _block(
+def block(
     ctx: Ctx,
     att_id: str,
     def_id: str,
@@ -43,7 +43,7 @@ def _block(
     two blocks of a Multiple Block (the defender +2 ST, no follow-up)."""
     st = ctx.st
     if not frenzy_second:
-        _dump_off(ctx, def_id)
+        dump_off_pass(ctx, def_id)
     att = st.players[att_id]
     dfn = st.players[def_id]
     assert att.at is not None and dfn.at is not None
@@ -52,7 +52,7 @@ def _block(
     if (
         "Dauntless" in att.skills
         and a_st < d_st
-        and _d6_roll(ctx, "dauntless", att, d_st + 1, {"strength": a_st}, agility=False)
+        and d6_roll(ctx, "dauntless", att, d_st + 1, {"strength": a_st}, agility=False)
     ):
         a_st = d_st
     a_tot = a_st + assists(st, att, dfn, exclude=att_id)
@@ -83,7 +83,7 @@ def _block(
         # a reroll re-rolls the block dice whatever they show (seed 000: "incluso si la
         # tirada fue exitosa"); not asked when the attacker may already pick Defender Down
         best = chooser is att and 6 in faces
-        if best or rerolled or not _offer_reroll(ctx, st.players[att_id], "block"):
+        if best or rerolled or not offer_reroll(ctx, st.players[att_id], "block"):
             break
         rerolled = True
     options = sorted(set(faces))
@@ -98,7 +98,7 @@ def _block(
     dfn = st.players[def_id]
     jug = blitz and "Juggernaut" in att.skills
     if face == 1:
-        _fall(ctx, [att_id], by=dfn)
+        fall(ctx, [att_id], by=dfn)
         return False
     if face == 4:
         ab, db = "Block" in att.skills, "Block" in dfn.skills
@@ -117,12 +117,12 @@ def _block(
                     and ctx.ask("wrestle", ctx.decider(q), [True, False], True)
                 ):
                     ctx.ev("wrestle", player=q.id)
-                    _fall(ctx, [def_id, att_id], place_only=True)
+                    fall(ctx, [def_id, att_id], place_only=True)
                     return False
             if def_down:
-                _fall(ctx, [def_id], by=att, pile=True)
+                fall(ctx, [def_id], by=att, pile=True)
             if att_down:
-                _fall(ctx, [att_id], by=dfn)
+                fall(ctx, [att_id], by=dfn)
             return not att_down and st.players[att_id].state == "standing"
     knock = face == 6 or (face == 5 and not ("Dodge" in dfn.skills and "Tackle" not in att.skills))
     return _push_and_follow(
@@ -158,7 +158,7 @@ def _push_targets(
     return on, False
 
 
-def _push(
+def push(
     ctx: Ctx, frm: int, victim_id: str, decider: str, *, first: bool, att: Player, blitz: bool
 ) -> tuple[int | None, bool]:
     """Push ``victim`` away from ``frm``. Returns (square it left, moved?); square None and
@@ -203,7 +203,7 @@ def _push(
         to = parse_square(str(ctx.ask("push", chooser, names, names[0])))
     occupant = st.board.get(to)
     if occupant is not None:
-        _, moved = _push(ctx, v, occupant, decider, first=False, att=att, blitz=blitz)
+        _, moved = push(ctx, v, occupant, decider, first=False, att=att, blitz=blitz)
         if not moved:
             return v, False
     ctx.place(victim_id, to)
@@ -227,7 +227,7 @@ def _push_and_follow(
     st = ctx.st
     att = st.players[att_id]
     assert att.at is not None
-    vacated, moved = _push(ctx, att.at, def_id, ctx.decider(att), first=True, att=att, blitz=blitz)
+    vacated, moved = push(ctx, att.at, def_id, ctx.decider(att), first=True, att=att, blitz=blitz)
     dfn = st.players[def_id]
     crowd = dfn.at is None
     if follow and moved and vacated is not None and not att.rooted:
@@ -244,7 +244,7 @@ def _push_and_follow(
     dfn = st.players[def_id]
     if not crowd and dfn.at is not None:
         if knock:
-            _fall(ctx, [def_id], by=st.players[att_id], pile=True)
+            fall(ctx, [def_id], by=st.players[att_id], pile=True)
         elif (
             st.carrier == def_id
             and moved
@@ -257,10 +257,10 @@ def _push_and_follow(
             ctx.loose.append(dfn.at)
     while ctx.crowd:
         victim, ball_from = ctx.crowd.pop(0)
-        _injury(ctx, victim, {}, crowd=True)
+        roll_injury(ctx, victim, {}, crowd=True)
         if ball_from is not None:
-            _throw_in(ctx, ball_from)
-    _flush_loose(ctx)
+            throw_in(ctx, ball_from)
+    flush_loose(ctx)
     att = st.players[att_id]
     if att.state != "standing" or ctx.turnover:
         return False
@@ -281,9 +281,9 @@ def _push_and_follow(
 def _second_block(ctx: Ctx, att_id: str, def_id: str, blitz: bool) -> bool:
     """Frenzy: the second block (on a Blitz it costs a square of movement)."""
     if blitz and ctx.mover is not None:
-        paid = _need_square(ctx, ctx.mover)
+        paid = need_square(ctx, ctx.mover)
         if paid == "fell":
-            _fall(ctx, [att_id])
+            fall(ctx, [att_id])
         if paid != "ok":
             return False
-    return _block(ctx, att_id, def_id, blitz=blitz, frenzy_second=True)
+    return block(ctx, att_id, def_id, blitz=blitz, frenzy_second=True)

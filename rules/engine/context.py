@@ -46,13 +46,13 @@ class InvalidAnswer(ValueError):
         self.error = error
 
 
-class _Stop(Exception):
+class Stop(Exception):
     def __init__(self, pending: Pending) -> None:
         super().__init__(pending.kind)
         self.pending = pending
 
 
-def _offered(choice: Any, options: list[Any]) -> bool:
+def offered(choice: Any, options: list[Any]) -> bool:
     """Is ``choice`` one of ``options``, of the same type (True is not 1)?"""
     return any(type(o) is type(choice) and o == choice for o in options)
 
@@ -124,7 +124,7 @@ class Ctx:
         self.half_over = False
         self.actor = actor
         self.loose: list[int] = []  # squares where a loose ball must bounce
-        self.mover: _Mover | None = None
+        self.mover: Mover | None = None
         # players pushed into the crowd, injured after the follow-up (with the square the
         # ball left the pitch from, when they held it)
         self.crowd: list[tuple[str, int | None]] = []
@@ -153,7 +153,7 @@ class Ctx:
         if self.ai < len(self.answers):
             a = self.answers[self.ai]
             self.ai += 1
-            if a.kind != kind or not _offered(a.choice, options):
+            if a.kind != kind or not offered(a.choice, options):
                 raise InvalidAnswer(
                     IllegalAction(
                         "choice_illegal",
@@ -164,7 +164,7 @@ class Ctx:
             if self.record:
                 self.ev("decision", kind=kind, to=to, choice=a.choice)
             return a.choice
-        raise _Stop(Pending(kind, to, options, default))
+        raise Stop(Pending(kind, to, options, default))
 
     def decider(self, p: Player) -> str:
         return self.rs.decider(p.team, p.side)
@@ -185,7 +185,7 @@ class Ctx:
 # Rolls and rerolls
 
 
-def _plain_d6(ctx: Ctx, purpose: str, p: Player, target: int, **extra: Any) -> bool:
+def plain_d6(ctx: Ctx, purpose: str, p: Player, target: int, **extra: Any) -> bool:
     """A D6 with no modifiers and no reroll offered (Loner, Pro, Regeneration, bribes)."""
     face = ctx.roll(6)
     ok = face >= target
@@ -202,7 +202,7 @@ def _plain_d6(ctx: Ctx, purpose: str, p: Player, target: int, **extra: Any) -> b
     return ok
 
 
-def _d6_roll(
+def d6_roll(
     ctx: Ctx,
     purpose: str,
     p: Player,
@@ -269,7 +269,7 @@ def _d6_roll(
             )
         if ok or rerolled:
             return ok
-        if not _offer_reroll(
+        if not offer_reroll(
             ctx, ctx.st.players[p.id], purpose, skill_reroll=skill_reroll, team_reroll=team_reroll
         ):
             return False
@@ -290,7 +290,7 @@ def _leader_on_pitch(st: MatchState, team_name: str) -> bool:
     return False
 
 
-# the decision (and the event's flag) of a skill ``_d6_roll`` takes as ``alt``
+# the decision (and the event's flag) of a skill ``d6_roll`` takes as ``alt``
 _DECISION = {"Break Tackle": "break_tackle"}
 
 
@@ -315,7 +315,7 @@ def _reroll_options(
     return options
 
 
-def _offer_reroll(
+def offer_reroll(
     ctx: Ctx, p: Player, purpose: str, *, skill_reroll: bool = True, team_reroll: bool = True
 ) -> bool:
     st = ctx.st
@@ -343,7 +343,7 @@ def _offer_reroll(
             team.rerolls -= 1
             ctx.ev("reroll", source="team", player=p.id, purpose=purpose, result="used")
         if "Loner" in p.skills:
-            return _plain_d6(ctx, "loner", p, 4)
+            return plain_d6(ctx, "loner", p, 4)
         return True
     name = str(choice).split(":", 1)[1]
     if name in ("Dodge", "Sure Feet", "Pro"):
@@ -351,11 +351,11 @@ def _offer_reroll(
         mp.used = mp.used | {name}
     ctx.ev("reroll", source=f"skill:{name}", player=p.id, purpose=purpose, result="used")
     if name == "Pro":
-        return _plain_d6(ctx, "pro", p, 4)
+        return plain_d6(ctx, "pro", p, 4)
     return True
 
 
-class _Mover:
+class Mover:
     """The moving player's movement allowance during one action."""
 
     __slots__ = ("gfi", "leapt", "pid", "used")

@@ -11,11 +11,11 @@ from typing import Any
 
 from . import specials
 from .actions import Declaration
-from .ball import _kick_arrive, _touchback
+from .ball import kick_arrive, touchback
 from .board import D8, NAMES, NEIGHBOURS, on_pitch, parse_square, square, xy
 from .context import Ctx
 from .core import enemy_tz, in_half
-from .injury import _injury
+from .injury import roll_injury
 from .lineup import on_los, team_complete, wide_zone
 from .state import OFF_PITCH, TEAMS, MatchState, Player, other
 
@@ -552,7 +552,7 @@ def _rock(ctx: Ctx, victim_team: str) -> None:
     if p is None:
         return
     ctx.ev("rock", player=p.id)
-    _injury(ctx, p.id, {})
+    roll_injury(ctx, p.id, {})
 
 
 def _high_kick(ctx: Ctx) -> None:
@@ -667,9 +667,9 @@ def land_kick(ctx: Ctx) -> None:
     sq = st.kick_landing
     st.kick_landing = None
     if sq is None or sq == OFF_PITCH or not in_half(receiving, sq):
-        _touchback(ctx)
+        touchback(ctx)
     else:
-        _kick_arrive(ctx, sq, bounced=False)
+        kick_arrive(ctx, sq, bounced=False)
     for t in TEAMS:
         st.teams[t].posted = frozenset()
     _reset_allowances_of(st, receiving)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from . import specials
-from .ball import _bounce
+from .ball import bounce
 from .board import adjacent
 from .context import Ctx
 from .core import assists
-from .injury import _armour, _off_pitch, bribed
+from .injury import armour, bribed, off_pitch
 
 
-def _foul(ctx: Ctx, pid: str, target: str) -> None:
+def foul(ctx: Ctx, pid: str, target: str) -> None:
     st = ctx.st
     me = st.players[pid]
     tgt = st.players[target]
@@ -33,7 +33,7 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
         if not specials.chainsaw_start(ctx, me):
             return
         mods["Chainsaw"] = 3
-    seen = _armour(ctx, target, None, foul_mods=mods, fouler=me)
+    seen = armour(ctx, target, None, foul_mods=mods, fouler=me)
     if seen and st.ref_gone:
         ctx.ev("not_seen", player=pid, reason="get_the_ref")
     elif seen and not bribed(ctx, st.players[pid]):
@@ -42,7 +42,7 @@ def _foul(ctx: Ctx, pid: str, target: str) -> None:
         me = st.players[pid]
         had_ball = st.carrier == pid
         sq = me.at
-        _off_pitch(ctx, pid, "sent_off")
+        off_pitch(ctx, pid, "sent_off")
         if had_ball and sq is not None:
             ctx.loose.clear()
-            _bounce(ctx, sq)
+            bounce(ctx, sq)

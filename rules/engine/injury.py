@@ -4,14 +4,14 @@ sending-off."""
 
 from __future__ import annotations
 
-from .ball import _bounce
+from .ball import bounce
 from .board import NAMES, adjacent
-from .context import Ctx, _plain_d6
+from .context import Ctx, plain_d6
 from .state import Player, other
 from .tables import CASUALTY, SEVERITY, injury_result
 
 
-def _fall(
+def fall(
     ctx: Ctx,
     pids: list[str],
     *,
@@ -45,14 +45,14 @@ def _fall(
             ctx.turnover = True
         if "Ball & Chain" in p.skills:
             ctx.hit_by = None
-            _injury(ctx, pid, {})
+            roll_injury(ctx, pid, {})
         elif not place_only:
-            _armour(ctx, pid, by, pile=pile)
+            armour(ctx, pid, by, pile=pile)
     if dropped is not None:
-        _bounce(ctx, dropped)
+        bounce(ctx, dropped)
 
 
-def _armour(
+def armour(
     ctx: Ctx,
     pid: str,
     by: Player | None,
@@ -100,18 +100,18 @@ def _armour(
             claw=claw,
         )
     if not ok and piler is not None and _pile_on(ctx, piler, pid, "armour"):
-        return _armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
+        return armour(ctx, pid, by, foul_mods=foul_mods, fouler=fouler)
     seen = fouler is not None and a == b and not ("Sneaky Git" in fouler.skills and not ok)
     if ok:
         inj_mods = {bonus_skill: 1} if bonus_on_injury and bonus_skill else {}
         src = fouler if fouler is not None else by
         ctx.hit_by = None if src is None else src.id
-        double = _injury(ctx, pid, inj_mods, piler=piler)
+        double = roll_injury(ctx, pid, inj_mods, piler=piler)
         seen = seen or (fouler is not None and double)
     return seen
 
 
-def _injury(
+def roll_injury(
     ctx: Ctx,
     pid: str,
     mods: dict[str, int],
@@ -138,7 +138,7 @@ def _injury(
         return a == b
     if result == "ko":
         sq = p.at
-        _off_pitch(ctx, pid, "ko")
+        off_pitch(ctx, pid, "ko")
         if _apothecary(ctx, p) and ctx.ask(
             "apothecary", ctx.rs.captain(p.team), [True, False], False
         ):
@@ -162,7 +162,7 @@ def _injury(
         also = _casualty_roll(ctx, pid)
         cas, also = _worst_first(cas, also)
         ctx.ev("decay", player=pid, results=[cas, also])
-    _off_pitch(ctx, pid, "casualty")
+    off_pitch(ctx, pid, "casualty")
     mp = ctx.mp(pid)
     mp.casualty, mp.casualty_also = cas, also
     if _apothecary(ctx, p) and ctx.ask("apothecary", ctx.rs.captain(p.team), [True, False], False):
@@ -221,7 +221,7 @@ def _regenerates(ctx: Ctx, p: Player) -> bool:
     team = ctx.st.teams[p.team]
     rerolled = False
     while True:
-        ok = _plain_d6(ctx, "regeneration", p, 4, reroll=rerolled)
+        ok = plain_d6(ctx, "regeneration", p, 4, reroll=rerolled)
         if ok or rerolled or not team.igor or p.star:
             return ok
         if not ctx.ask("igor", ctx.rs.captain(p.team), [True, False], False):
@@ -232,7 +232,7 @@ def _regenerates(ctx: Ctx, p: Player) -> bool:
 
 
 ZOMBIE = (4, 3, 2, 8)  # the Necromancer's Zombie: MA ST AG AV, with Regeneration
-_UNDEAD_RACES = frozenset(("khemri", "necromantic", "undead", "vampire"))
+UNDEAD_RACES = frozenset(("khemri", "necromantic", "undead", "vampire"))
 
 
 def _died(ctx: Ctx, p: Player) -> None:
@@ -321,7 +321,7 @@ def _casualty_roll(ctx: Ctx, pid: str) -> str:
     return result
 
 
-def _off_pitch(ctx: Ctx, pid: str, state: str) -> None:
+def off_pitch(ctx: Ctx, pid: str, state: str) -> None:
     st = ctx.st
     p = ctx.mp(pid)
     sq = p.at
@@ -343,4 +343,4 @@ def bribed(ctx: Ctx, p: Player) -> bool:
     if team.bribes <= 0 or not ctx.ask("bribe", ctx.rs.captain(p.team), [True, False], False):
         return False
     team.bribes -= 1
-    return _plain_d6(ctx, "bribe", p, 2)
+    return plain_d6(ctx, "bribe", p, 2)

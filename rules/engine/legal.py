@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from .actions import Actor, Answer, Declaration, IllegalAction
 from .board import NAMES, NEIGHBOURS, adjacent, distance, parse_square, pass_band
-from .context import CAPTAIN_KINDS, _offered
+from .context import CAPTAIN_KINDS, offered
 from .core import gfi_limit, in_half, move_budget
 from .lineup import setup_problem, team_complete
 from .ruleset import LRB5, ruleset_for
@@ -333,7 +333,7 @@ def check_answer(
         return _E(
             "choice_illegal", f"The pending decision is a {pending.kind}, not a {answer.kind}."
         )
-    if not _offered(answer.choice, pending.options):
+    if not offered(answer.choice, pending.options):
         return _E("choice_illegal", f"{answer.choice!r} is not one of {pending.options}.")
     return None
 

@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from .actions import Event
-from .ball import _bounce
+from .ball import bounce
 from .board import NAMES, adjacent, distance
-from .context import Ctx, _d6_roll, _Mover
+from .context import Ctx, Mover, d6_roll
 from .core import enemy_tz, gfi_limit, tz_players
-from .injury import _fall
+from .injury import fall
 from .state import Player
 from .tables import agility_target
 
 
-def _need_square(ctx: Ctx, mv: _Mover) -> str:
+def need_square(ctx: Ctx, mv: Mover) -> str:
     """Pay one square of movement, rolling Going For It past MA: ``ok``, ``none`` (no
     movement left) or ``fell`` (the Going For It failed)."""
     p = ctx.st.players[mv.pid]
@@ -25,10 +25,10 @@ def _need_square(ctx: Ctx, mv: _Mover) -> str:
     mv.gfi += 1
     mv.used += 1
     target = 3 if ctx.st.weather == "blizzard" else 2
-    return "ok" if _d6_roll(ctx, "gfi", p, target, {}, agility=False) else "fell"
+    return "ok" if d6_roll(ctx, "gfi", p, target, {}, agility=False) else "fell"
 
 
-def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
+def _step(ctx: Ctx, mv: Mover, sq: int) -> bool:
     """One square entered: GFI, dodge, pick-up. False when the action stops."""
     st = ctx.st
     p = st.players[mv.pid]
@@ -38,13 +38,13 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     leap = not adj and "Leap" in p.skills and not mv.leapt and distance(frm, sq) == 2
     if sq in st.board or not (leap or adj) or p.rooted:
         return False
-    paid = _need_square(ctx, mv)
+    paid = need_square(ctx, mv)
     if paid == "ok" and leap:  # a Leap costs two squares
-        paid = _need_square(ctx, mv)
+        paid = need_square(ctx, mv)
     if paid != "ok":
         if paid == "fell":
             ctx.place(mv.pid, sq)
-            _fall(ctx, [mv.pid])
+            fall(ctx, [mv.pid])
         return False
     tackled = tz_players(st, frm, p.team)
     if tackled and _held_by_tentacles(ctx, p, tackled):
@@ -55,10 +55,10 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         mods = {"leap": 0}
         if "Very Long Legs" in p.skills:  # LRB5 Leap: "No modifiers apply to this D6 roll
             mods["Very Long Legs"] = 1  # unless he has Very Long Legs" (no Prehensile Tail)
-        ok = _d6_roll(ctx, "leap", p, agility_target(p.ag), mods, frm=NAMES[frm], to=NAMES[sq])
+        ok = d6_roll(ctx, "leap", p, agility_target(p.ag), mods, frm=NAMES[frm], to=NAMES[sq])
         ctx.place(mv.pid, sq)
         if not ok:
-            _fall(ctx, [mv.pid])
+            fall(ctx, [mv.pid])
             return False
         _after_dodge(ctx, p, tackled, frm)
     elif tackled:
@@ -78,7 +78,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         diver = next((q.id for q in tackled if "Diving Tackle" in q.skills), None)
         ctx.dived = False
         no_dodge = any("Tackle" in q.skills for q in tackled)
-        ok = _d6_roll(
+        ok = d6_roll(
             ctx,
             "dodge",
             p,
@@ -98,9 +98,9 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
         dived = ctx.dived
         if dived and diver is not None:
             ctx.place(diver, frm)
-            _fall(ctx, [diver], place_only=True)
+            fall(ctx, [diver], place_only=True)
         if not ok:
-            _fall(ctx, [mv.pid])
+            fall(ctx, [mv.pid])
             return False
         if not dived:
             _after_dodge(ctx, st.players[mv.pid], tackled, frm)
@@ -109,7 +109,7 @@ def _step(ctx: Ctx, mv: _Mover, sq: int) -> bool:
     if ctx.record:
         ctx.events.append(Event("move", {"player": mv.pid, "frm": NAMES[frm], "to": NAMES[sq]}))
     if st.carrier is None and st.ball_at == sq:
-        return _pick_up(ctx, st.players[mv.pid], sq)
+        return pick_up(ctx, st.players[mv.pid], sq)
     return True
 
 
@@ -155,15 +155,15 @@ def _after_dodge(ctx: Ctx, p: Player, tackled: list[Player], frm: int) -> None:
         if _stopped_by(ctx, "shadowing", q, p, {"movement": p.ma - q.ma}, 7, "follows"):
             ctx.place(q.id, frm)
             if st.carrier is None and st.ball_at == frm:
-                _bounce(ctx, frm)
+                bounce(ctx, frm)
         return
 
 
-def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
+def pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
     st = ctx.st
     if "No Hands" in p.skills:
         ctx.turnover = True
-        _bounce(ctx, sq)
+        bounce(ctx, sq)
         return False
     mods = {"pick_up": 1}
     big_hand = "Big Hand" in p.skills
@@ -174,23 +174,23 @@ def _pick_up(ctx: Ctx, p: Player, sq: int) -> bool:
         mods["pouring_rain"] = -1
     if "Extra Arms" in p.skills:
         mods["Extra Arms"] = 1
-    if _d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
+    if d6_roll(ctx, "pickup", p, agility_target(p.ag), mods):
         st.carrier = p.id
         st.ball_at = None
         return True
     ctx.turnover = True
-    _bounce(ctx, sq)
+    bounce(ctx, sq)
     return False
 
 
-def _walk(ctx: Ctx, mv: _Mover, squares: list[int]) -> bool:
+def walk(ctx: Ctx, mv: Mover, squares: list[int]) -> bool:
     for sq in squares:
         if ctx.turnover or not _step(ctx, mv, sq):
             return False
     return not ctx.turnover
 
 
-def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
+def stand_up(ctx: Ctx, mv: Mover) -> bool:
     p = ctx.st.players[mv.pid]
     if p.state != "prone":
         return True
@@ -204,7 +204,7 @@ def _stand_up(ctx: Ctx, mv: _Mover) -> bool:
         if ctx.record:
             ctx.ev("stand_up", player=mv.pid, faces=[], result="success")
         return True
-    ok = _d6_roll(ctx, "stand_up", p, 4, {}, agility=False)
+    ok = d6_roll(ctx, "stand_up", p, 4, {}, agility=False)
     if ok:
         ctx.mp(mv.pid).state = "standing"
         mv.used = p.ma

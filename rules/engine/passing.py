@@ -3,7 +3,7 @@ and the thrown player's landing."""
 
 from __future__ import annotations
 
-from .ball import _arrive, _bounce, _can_catch, _catch, _disturbing, _throw_in
+from .ball import arrive, bounce, can_catch, catch, disturbing, throw_in
 from .board import (
     D8,
     NAMES,
@@ -17,14 +17,14 @@ from .board import (
     square,
     xy,
 )
-from .context import Ctx, _d6_roll, _offer_reroll
+from .context import Ctx, d6_roll, offer_reroll
 from .core import enemy_tz
-from .injury import _armour, _fall, _injury, _off_pitch
+from .injury import armour, fall, off_pitch, roll_injury
 from .state import MatchState, Player
 from .tables import agility_target
 
 
-def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
+def hand_off_ball(ctx: Ctx, pid: str, target: str) -> None:
     st = ctx.st
     me = st.players[pid]
     tgt = st.players[target]
@@ -33,10 +33,10 @@ def _hand_off(ctx: Ctx, pid: str, target: str) -> None:
     ctx.ev("hand_off", player=pid, target=target)
     st.carrier = None
     st.ball_at = tgt.at
-    if _can_catch(tgt):
-        _catch(ctx, tgt, accurate=True, hand_off=True)
+    if can_catch(tgt):
+        catch(ctx, tgt, accurate=True, hand_off=True)
     else:
-        _bounce(ctx, tgt.at)
+        bounce(ctx, tgt.at)
     if st.carrier is None or st.players[st.carrier].team != st.active:
         ctx.turnover = True
 
@@ -60,7 +60,7 @@ def interceptors(st: MatchState, thrower: Player, frm: int, to: int) -> list[Pla
         if (
             q.team != thrower.team
             and q.at is not None
-            and _can_catch(q)
+            and can_catch(q)
             and q.at != to
             and distance(q.at, frm) < reach
             and distance(q.at, to) < reach
@@ -101,10 +101,10 @@ def _intercept(ctx: Ctx, thrower: Player, frm: int, to: int) -> bool:
         mods["Extra Arms"] = 1
     if "Very Long Legs" in q.skills:
         mods["Very Long Legs"] = 1
-    dp = _disturbing(st, q.at, q.team)
+    dp = disturbing(st, q.at, q.team)
     if dp:
         mods["Disturbing Presence"] = -dp
-    if not _d6_roll(ctx, "intercept", q, agility_target(q.ag), mods):
+    if not d6_roll(ctx, "intercept", q, agility_target(q.ag), mods):
         return False
     if "Safe Throw" in thrower.skills and "Very Long Legs" not in q.skills:
         face = ctx.roll(6)
@@ -146,7 +146,7 @@ def _scatter(ctx: Ctx, sq: int, times: int) -> int | None:
         if out:
             ctx.st.carrier = None
             ctx.st.ball_at = None
-            _throw_in(ctx, sq)
+            throw_in(ctx, sq)
             return None
         sq = square(nx, ny)
     return sq
@@ -169,19 +169,19 @@ def pass_modifiers(st: MatchState, p: Player, frm: int, to: int) -> dict[str, in
         mods["Stunty"] = -1
     if "Strong Arm" in p.skills and name != "quick":
         mods["Strong Arm"] = 1
-    dp = _disturbing(st, frm, p.team)
+    dp = disturbing(st, frm, p.team)
     if dp:
         mods["Disturbing Presence"] = -dp
     return mods
 
 
-def _pass_roll(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> str:
+def pass_roll(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> str:
     """``accurate``, ``inaccurate`` or ``fumble``, with one reroll after a failure."""
     return _pass_roll_face(ctx, p, mods, hail_mary)[0]
 
 
 def _pass_roll_face(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) -> tuple[str, int]:
-    """``_pass_roll``'s result and the face it was read from (the last roll's)."""
+    """``pass_roll``'s result and the face it was read from (the last roll's)."""
     target = agility_target(p.ag)
     rerolled = False
     while True:
@@ -208,12 +208,12 @@ def _pass_roll_face(ctx: Ctx, p: Player, mods: dict[str, int], hail_mary: bool) 
         )
         if result == "accurate" or rerolled or (hail_mary and result == "inaccurate"):
             return result, face
-        if not _offer_reroll(ctx, ctx.st.players[p.id], "pass"):
+        if not offer_reroll(ctx, ctx.st.players[p.id], "pass"):
             return result, face
         rerolled = True
 
 
-def _dump_off(ctx: Ctx, def_id: str) -> None:
+def dump_off_pass(ctx: Ctx, def_id: str) -> None:
     """Dump-Off: a blocked ball carrier may first make a Quick pass (no turnover for
     either team)."""
     st = ctx.st
@@ -234,7 +234,7 @@ def _dump_off(ctx: Ctx, def_id: str) -> None:
         return
     choice = ctx.ask("dump_off", ctx.decider(dfn), [*sorted(options), "none"], "none")
     if choice != "none":
-        _pass(ctx, def_id, str(choice), dump_off=True)
+        pass_ball(ctx, def_id, str(choice), dump_off=True)
 
 
 def _pass_block(ctx: Ctx, thrower: Player, frm: int, to: int) -> None:
@@ -283,10 +283,10 @@ def _pass_block(ctx: Ctx, thrower: Player, frm: int, to: int) -> None:
             ctx.place(q.id, dest)
             ctx.ev("pass_block", player=q.id, to=NAMES[dest])
             if st.carrier is None and st.ball_at == dest:
-                _bounce(ctx, dest)
+                bounce(ctx, dest)
 
 
-def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
+def throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
     st = ctx.st
     me = st.players[pid]
     t = st.players[thrown_id]
@@ -328,14 +328,14 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
             )
             if eaten:
                 sq = t.at
-                _off_pitch(ctx, thrown_id, "casualty")
+                off_pitch(ctx, thrown_id, "casualty")
                 ctx.mp(thrown_id).casualty = "dead"
                 ctx.loose.clear()
                 if had_ball:
                     ctx.turnover = True
                     st.carrier = None
                     st.ball_at = sq
-                    _bounce(ctx, sq)
+                    bounce(ctx, sq)
                 return
             fumbled = True
     if not fumbled:
@@ -348,15 +348,15 @@ def _throw_team_mate(ctx: Ctx, pid: str, thrown_id: str, target: str) -> None:
                 mods["tackle_zones"] = -tz
         if st.weather == "very_sunny":
             mods["very_sunny"] = -1
-        fumbled = _pass_roll(ctx, me, mods, False) == "fumble"
+        fumbled = pass_roll(ctx, me, mods, False) == "fumble"
     landing: int | None = t.at if fumbled else to
     if not fumbled:
         assert landing is not None
-        landing = _scatter_player(ctx, landing, 3)
+        landing = scatter_player(ctx, landing, 3)
     _land_thrown(ctx, thrown_id, landing, had_ball)
 
 
-def _scatter_player(ctx: Ctx, sq: int, times: int) -> int | None:
+def scatter_player(ctx: Ctx, sq: int, times: int) -> int | None:
     for _ in range(times):
         d = ctx.roll(8)
         dx, dy = D8[d - 1]
@@ -381,8 +381,8 @@ def _land_thrown(ctx: Ctx, pid: str, landing: int | None, had_ball: bool) -> Non
     while landing is not None and st.board.get(landing) not in (None, pid):
         under = st.board[landing]
         ctx.ev("landed_on", player=pid, target_player=under)
-        _fall(ctx, [under], by=None)
-        landing = _scatter_player(ctx, landing, 1)
+        fall(ctx, [under], by=None)
+        landing = scatter_player(ctx, landing, 1)
     if landing is None:
         sq = p.at
         ctx.place(pid, None)
@@ -390,18 +390,18 @@ def _land_thrown(ctx: Ctx, pid: str, landing: int | None, had_ball: bool) -> Non
         if had_ball and sq is not None:
             st.carrier = None
             ctx.turnover = True
-        _injury(ctx, pid, {}, crowd=True)
+        roll_injury(ctx, pid, {}, crowd=True)
         if had_ball and sq is not None:
-            _throw_in(ctx, sq)
+            throw_in(ctx, sq)
         return
     ctx.place(pid, landing)
     mods: dict[str, int] = {}
     tz = enemy_tz(st, landing, p.team)
     if tz:
         mods["tackle_zones"] = -tz
-    if _d6_roll(ctx, "landing", st.players[pid], agility_target(p.ag), mods):
+    if d6_roll(ctx, "landing", st.players[pid], agility_target(p.ag), mods):
         if st.carrier is None and st.ball_at == landing:
-            _bounce(ctx, landing)
+            bounce(ctx, landing)
         return
     mp = ctx.mp(pid)
     mp.state = "prone"
@@ -410,12 +410,12 @@ def _land_thrown(ctx: Ctx, pid: str, landing: int | None, had_ball: bool) -> Non
         ctx.turnover = True
         st.carrier = None
         st.ball_at = landing
-    _armour(ctx, pid, None)
+    armour(ctx, pid, None)
     if had_ball or (st.carrier is None and st.ball_at == landing):
         ctx.loose.append(landing)
 
 
-def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
+def pass_ball(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
     st = ctx.st
     me = st.players[pid]
     to = pass_target(st, target)
@@ -445,7 +445,7 @@ def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
             ctx.turnover = True
         st.carrier = None
         st.ball_at = frm
-        _bounce(ctx, frm)
+        bounce(ctx, frm)
         return
     st.carrier = None
     st.ball_at = None
@@ -453,6 +453,6 @@ def _pass(ctx: Ctx, pid: str, target: str, *, dump_off: bool = False) -> None:
     if result == "inaccurate":
         landing = _scatter(ctx, to, 3)
     if landing is not None:
-        _arrive(ctx, landing, accurate=result == "accurate")
+        arrive(ctx, landing, accurate=result == "accurate")
     if not dump_off and (st.carrier is None or st.players[st.carrier].team != st.active):
         ctx.turnover = True

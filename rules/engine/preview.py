@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Actor, Declaration
-from .ball import _disturbing
+from .ball import disturbing
 from .board import NAMES, adjacent, distance, parse_square
 from .core import assists, enemy_tz, tz_players
 from .legal import legal
@@ -206,7 +206,7 @@ def _catch_entry(state: MatchState, q: Player, *, accurate: bool) -> dict[str, A
         mods["pouring_rain"] = -1
     if q.has("Extra Arms"):
         mods["Extra Arms"] = 1
-    dp = _disturbing(state, q.at, q.team)
+    dp = disturbing(state, q.at, q.team)
     if dp:
         mods["Disturbing Presence"] = -dp
     return _entry(q.at, "catch", agility_target(q.ag), mods, player=q.id)

@@ -36,7 +36,7 @@ def random_actor(state: MatchState, rng: random.Random) -> Actor:
     return Actor(state.active, rng.choice(("captain", "rival")) if state.house_rules else "captain")
 
 
-def _choose(
+def choose(
     state: MatchState, rng: random.Random, *, whole: bool, by_options: bool = False
 ) -> tuple[Actor, Declaration]:
     phase = state.phase
@@ -52,7 +52,7 @@ def _choose(
                 break
         return Actor(state.kicking, "captain"), Declaration(None, "kick", target=NAMES[sq])
     if phase in ("setup", "perfect_defence", "quick_snap"):
-        return _random_setup(state, rng)
+        return random_setup(state, rng)
     if by_options:
         return _options_declaration(state, rng)
     if whole:
@@ -102,7 +102,7 @@ def _random_turn_declaration(state: MatchState, rng: random.Random) -> tuple[Act
             # what ``legal`` checks first holds: the side plays on, the player may act
             may_act = bool(sides) and state.pending is None
             for d in _quick_candidates(state, p, rng):
-                if _candidate_legal(state, actor, p, d, may_act=may_act):
+                if candidate_legal(state, actor, p, d, may_act=may_act):
                     return actor, d
     if r() < 0.0005 and legal(state, actor, _CONCEDE) is None:
         return actor, _CONCEDE
@@ -133,7 +133,7 @@ _CONCEDE = Declaration(None, "concede")
 _END_TURN = Declaration(None, "end_turn")
 
 
-def _candidate_legal(
+def candidate_legal(
     state: MatchState, actor: Actor, p: Player, d: Declaration, *, may_act: bool
 ) -> bool:
     """``legal(state, actor, d) is None`` for a candidate of ``_quick_candidates``, cheaply.
@@ -327,7 +327,7 @@ def _pass_candidates(state: MatchState, p: Player, rng: random.Random) -> list[D
     return out
 
 
-def _random_setup(state: MatchState, rng: random.Random) -> tuple[Actor, Declaration]:
+def random_setup(state: MatchState, rng: random.Random) -> tuple[Actor, Declaration]:
     rs = ruleset_for(state)
     receiving = other(state.kicking)
     if state.phase == "setup":
@@ -377,12 +377,12 @@ def formation(state: MatchState, team: str) -> dict[str, str]:
 def _formation(seed: str, team: str, ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     r = random.Random(seed)
     eligible = list(ids)
-    _shuffle(r, eligible)
+    shuffle(r, eligible)
     chosen = eligible[:11]
     line = list(_LINE[team])
-    _shuffle(r, line)
+    shuffle(r, line)
     back = list(_BACK[team])
-    _shuffle(r, back)
+    shuffle(r, back)
     squares = line[: min(3, len(chosen))] + back
     return tuple((pid, NAMES[sq]) for pid, sq in zip(chosen, squares, strict=False))
 
@@ -399,7 +399,7 @@ _LINE = {t: _set_up_squares(t, range(1)) for t in ("home", "away")}
 _BACK = {t: _set_up_squares(t, range(1, 5)) for t in ("home", "away")}
 
 
-def _shuffle[T](r: random.Random, x: list[T]) -> None:
+def shuffle[T](r: random.Random, x: list[T]) -> None:
     """``r.shuffle(x)``: the same permutation from the same generator (CPython's algorithm,
     its ``_randbelow`` inlined, since every set-up of random play shuffles 50 items)."""
     getrandbits = r.getrandbits
@@ -439,7 +439,7 @@ def play_one(
     ``in_place``, the caller drops ``state``, which is changed rather than copied;
     ``keep_events`` False, the caller drops the events, which are not even made.
     ``by_options``: the declaration is picked uniformly among ``options``' list."""
-    actor, decl = _choose(state, rng, whole=whole, by_options=by_options)
+    actor, decl = choose(state, rng, whole=whole, by_options=by_options)
     if not replay:
         policy = random_policy(rng)
         if timings is None:  # (untimed: no clock reads)

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from . import flow, specials
 from .actions import Actor, Answer, Declaration, IllegalAction, Resolution
-from .ball import _flush_loose
+from .ball import flush_loose
 from .board import NAMES, NEIGHBOURS, adjacent, parse_square, parse_squares, xy
-from .context import Ctx, InvalidAnswer, Policy, Watch, _d6_roll, _Mover, _offer_reroll, _Stop
+from .context import Ctx, InvalidAnswer, Mover, Policy, Stop, Watch, d6_roll, offer_reroll
 from .core import end_zone_of_opponent
 from .dice import Dice
-from .foul import _foul
-from .injury import _fall
-from .moving import _need_square, _stand_up, _walk
-from .passing import _hand_off, _pass, _throw_team_mate
+from .foul import foul
+from .injury import fall
+from .moving import need_square, stand_up, walk
+from .passing import hand_off_ball, pass_ball, throw_team_mate
 from .state import PLAY_PHASES, MatchState, Player, other
 
 # ------------------------------------------------------------------------------------------
@@ -37,7 +37,7 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
     lost."""
     if p.skills.isdisjoint(_ACTIVATION):
         return True
-    if "Bone-Head" in p.skills and not _d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
+    if "Bone-Head" in p.skills and not d6_roll(ctx, "bone_head", p, 2, {}, agility=False):
         ctx.mp(p.id).no_tz = True
         return False
     if "Really Stupid" in p.skills:
@@ -48,14 +48,14 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
             for s in NEIGHBOURS[p.at]
             if s in ctx.st.board
         )
-        if not _d6_roll(ctx, "really_stupid", p, 2 if helper else 4, {}, agility=False):
+        if not d6_roll(ctx, "really_stupid", p, 2 if helper else 4, {}, agility=False):
             ctx.mp(p.id).no_tz = True
             return False
     if "Wild Animal" in p.skills:
         mods = {"block": 2} if decl.action in ("block", "blitz") else {}
-        if not _d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
+        if not d6_roll(ctx, "wild_animal", p, 4, mods, agility=False):
             return False
-    if "Blood Lust" in p.skills and not _d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
+    if "Blood Lust" in p.skills and not d6_roll(ctx, "blood_lust", p, 2, {}, agility=False):
         ctx.feed = p.id  # the action goes on; the Vampire must feed at its end
     if "Take Root" in p.skills and not p.rooted:
         face = ctx.roll(6)
@@ -69,7 +69,7 @@ def _activation(ctx: Ctx, p: Player, decl: Declaration) -> bool:
             faces=[face],
             result="failure" if rooted else "success",
         )
-        if rooted and _offer_reroll(ctx, ctx.st.players[p.id], "take_root"):
+        if rooted and offer_reroll(ctx, ctx.st.players[p.id], "take_root"):
             face = ctx.roll(6)
             rooted = face == 1
             ctx.ev(
@@ -124,7 +124,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     assert decl.player is not None
     pid = decl.player
     action = decl.action
-    mv = _Mover(pid)
+    mv = Mover(pid)
     ctx.mover = mv
     me = st.players[pid]
     if action == "bomb":
@@ -134,7 +134,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     if action == "block" and me.state == "prone" and "Jump Up" in me.skills:
         if not specials.jump_up_block(ctx, me):
             return
-    elif not _stand_up(ctx, mv):
+    elif not stand_up(ctx, mv):
         return
     if "Ball & Chain" in st.players[pid].skills:
         specials.ball_and_chain(ctx, mv, decl.facings)
@@ -142,7 +142,7 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
     path = parse_squares(decl.path)
     if st.players[pid].rooted and path:
         return
-    if not _walk(ctx, mv, path):
+    if not walk(ctx, mv, path):
         return
     if action == "block" or action == "blitz":
         assert decl.target is not None
@@ -156,32 +156,32 @@ def _act(ctx: Ctx, decl: Declaration) -> None:
         ):
             return
         if action == "blitz":
-            paid = _need_square(ctx, mv)
+            paid = need_square(ctx, mv)
             if paid == "fell":
-                _fall(ctx, [pid])
+                fall(ctx, [pid])
             if paid != "ok":
                 return
         if not specials.attack(ctx, pid, decl):
             return
         if action == "blitz" and decl.then and not decl.stab:
-            _walk(ctx, mv, parse_squares(decl.then))
+            walk(ctx, mv, parse_squares(decl.then))
     elif action == "move":
         if decl.gaze is not None:
             specials.hypnotic_gaze(ctx, pid, decl.gaze)
     elif action == "foul":
         assert decl.target is not None
-        _foul(ctx, pid, decl.target)
+        foul(ctx, pid, decl.target)
     elif ctx.feed is not None and not specials.feed(ctx):
         return
     elif action == "hand_off":
         assert decl.target is not None
-        _hand_off(ctx, pid, decl.target)
+        hand_off_ball(ctx, pid, decl.target)
     elif action == "pass":
         assert decl.target is not None
         if decl.throw is not None:
-            _throw_team_mate(ctx, pid, decl.throw, decl.target)
+            throw_team_mate(ctx, pid, decl.throw, decl.target)
         else:
-            _pass(ctx, pid, decl.target)
+            pass_ball(ctx, pid, decl.target)
 
 
 def _claim_blitz(ctx: Ctx) -> None:
@@ -372,7 +372,7 @@ def resolve(
     try:
         if action not in _NOT_PLAYER_ACTIONS:  # a player's action: the usual case first
             _do_player_action(ctx, declaration)
-            _flush_loose(ctx)
+            flush_loose(ctx)
             _check_touchdown(ctx)
             _after_action(ctx)
         elif action == "end_turn":
@@ -398,7 +398,7 @@ def resolve(
             flow.kick(ctx, parse_square(declaration.target))
         else:  # "concede"
             flow.concede(ctx, act.team)
-    except _Stop as stop:
+    except Stop as stop:
         if in_place:
             raise RuntimeError("a resolution in place stopped for a decision") from None
         pend = stop.pending

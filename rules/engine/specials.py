@@ -8,14 +8,14 @@ from the stream and decisions asked exactly as in the rest of the engine."""
 from __future__ import annotations
 
 from .actions import Declaration
-from .ball import _flush_loose, _throw_in
-from .blocking import _block, _push
+from .ball import flush_loose, throw_in
+from .blocking import block, push
 from .board import NAMES, NEIGHBOURS, adjacent, on_pitch, square, xy
-from .context import Ctx, _d6_roll, _Mover
+from .context import Ctx, Mover, d6_roll
 from .core import enemy_tz
-from .injury import _UNDEAD_RACES, _armour, _fall, _injury, _off_pitch, bribed
-from .moving import _need_square, _pick_up
-from .passing import _pass_roll, _scatter_player, pass_modifiers
+from .injury import UNDEAD_RACES, armour, bribed, fall, off_pitch, roll_injury
+from .moving import need_square, pick_up
+from .passing import pass_modifiers, pass_roll, scatter_player
 from .state import Player
 from .tables import agility_target
 
@@ -57,7 +57,7 @@ def attack(ctx: Ctx, pid: str, decl: Declaration) -> bool:
             _stab(ctx, pid, tid)
             ok = True
         else:
-            ok = _block(ctx, pid, tid, blitz=blitz, multiple=decl.target2 is not None)
+            ok = block(ctx, pid, tid, blitz=blitz, multiple=decl.target2 is not None)
     return ok and not ctx.turnover
 
 
@@ -66,7 +66,7 @@ def _foul_appearance(ctx: Ctx, me: Player, tgt: Player) -> bool:
     wasted (no turnover)."""
     if "Foul Appearance" not in tgt.skills:
         return True
-    ok = _d6_roll(ctx, "foul_appearance", me, 2, {}, agility=False, target_player=tgt.id)
+    ok = d6_roll(ctx, "foul_appearance", me, 2, {}, agility=False, target_player=tgt.id)
     if not ok:
         ctx.ev("block_wasted", player=me.id, target=tgt.id)
     return ok
@@ -109,19 +109,19 @@ def _stab(ctx: Ctx, pid: str, tid: str) -> None:
     me = st.players[pid]
     tgt = st.players[tid]
     mods: dict[str, int] = {}
-    if "Stakes" in me.skills and st.teams[tgt.team].race in _UNDEAD_RACES:
+    if "Stakes" in me.skills and st.teams[tgt.team].race in UNDEAD_RACES:
         mods["Stakes"] = 1
     ctx.ev("stab", player=pid, target=tid)
     if not _armour_only(ctx, tid, mods, "Stab"):
         return
     _drop_ball(ctx, tgt)
     ctx.hit_by = None
-    _injury(ctx, tid, {})
+    roll_injury(ctx, tid, {})
 
 
 def chainsaw_start(ctx: Ctx, me: Player) -> bool:
     """Chainsaw: D6, 1 kicks back (an armour roll +3 against the wielder). True on 2+."""
-    if _d6_roll(ctx, "chainsaw", me, 2, {}, agility=False):
+    if d6_roll(ctx, "chainsaw", me, 2, {}, agility=False):
         return True
     ctx.ev("kickback", player=me.id)
     if _armour_only(ctx, me.id, {"Chainsaw": 3}, "Chainsaw"):
@@ -154,13 +154,13 @@ def _knock_down_injured(ctx: Ctx, pid: str, by: str | None = None) -> None:
     if p.team == st.active:
         ctx.turnover = True
     ctx.hit_by = by
-    _injury(ctx, pid, {})
+    roll_injury(ctx, pid, {})
 
 
 def jump_up_block(ctx: Ctx, me: Player) -> bool:
     """Jump Up: a prone player declaring a Block stands up with an AG roll +2; failing, it
     stays prone and the action ends (no turnover)."""
-    if not _d6_roll(ctx, "jump_up", me, agility_target(me.ag), {"Jump Up": 2}):
+    if not d6_roll(ctx, "jump_up", me, agility_target(me.ag), {"Jump Up": 2}):
         return False
     ctx.mp(me.id).state = "standing"
     return True
@@ -188,7 +188,7 @@ def hypnotic_gaze(ctx: Ctx, pid: str, tid: str) -> None:
     tz = enemy_tz(st, me.at, me.team, ignore=tid)
     if tz:
         mods["tackle_zones"] = -tz
-    if _d6_roll(ctx, "hypnotic_gaze", me, agility_target(me.ag), mods, target_player=tid):
+    if d6_roll(ctx, "hypnotic_gaze", me, agility_target(me.ag), mods, target_player=tid):
         ctx.mp(tid).no_tz = True
         ctx.ev("hypnotised", player=tid, by=pid)
 
@@ -221,11 +221,11 @@ def feed(ctx: Ctx) -> bool:
             thrall = st.players[bitten]
             _drop_ball(ctx, thrall)
             ctx.hit_by = None
-            _injury(ctx, bitten, {}, bite=True)
+            roll_injury(ctx, bitten, {}, bite=True)
             return True
     ctx.ev("feeds_on_spectator", player=pid)
     ctx.turnover = True
-    _off_pitch(ctx, pid, "reserves")
+    off_pitch(ctx, pid, "reserves")
     return False
 
 
@@ -233,7 +233,7 @@ def feed(ctx: Ctx) -> bool:
 # Ball & Chain
 
 
-def ball_and_chain(ctx: Ctx, mv: _Mover, facings: tuple[str, ...]) -> None:
+def ball_and_chain(ctx: Ctx, mv: Mover, facings: tuple[str, ...]) -> None:
     """Its only action is a Move: for each square the template's facing (the declaration's
     ``facings``, by default all its MA towards the opposing end zone) and a D6 give the
     direction; a standing player in the way is blocked (a forced follow-up), a prone one
@@ -246,9 +246,9 @@ def ball_and_chain(ctx: Ctx, mv: _Mover, facings: tuple[str, ...]) -> None:
         me = st.players[mv.pid]
         if ctx.turnover or me.at is None or me.state != "standing":
             return
-        paid = _need_square(ctx, mv)
+        paid = need_square(ctx, mv)
         if paid == "fell":
-            _fall(ctx, [mv.pid])
+            fall(ctx, [mv.pid])
         if paid != "ok":
             return
         fx, fy = _FACING[facing]
@@ -273,18 +273,18 @@ def ball_and_chain(ctx: Ctx, mv: _Mover, facings: tuple[str, ...]) -> None:
             ctx.place(mv.pid, None)
             ctx.mp(mv.pid).state = "reserves"
             ctx.hit_by = None
-            _injury(ctx, mv.pid, {}, crowd=True)
+            roll_injury(ctx, mv.pid, {}, crowd=True)
             return
         occupant = st.board.get(to)
         if occupant is None:
             frm = me.at
             ctx.place(mv.pid, to)
             ctx.ev("move", player=mv.pid, frm=NAMES[frm], to=NAMES[to])
-            if st.carrier is None and st.ball_at == to and not _pick_up(ctx, me, to):
+            if st.carrier is None and st.ball_at == to and not pick_up(ctx, me, to):
                 return
             continue
         if st.players[occupant].state == "standing":
-            if not _block(ctx, mv.pid, occupant, blitz=False):
+            if not block(ctx, mv.pid, occupant, blitz=False):
                 return
             continue
         _push_prone(ctx, mv.pid, occupant)
@@ -296,19 +296,19 @@ def _push_prone(ctx: Ctx, pid: str, occupant: str) -> None:
     st = ctx.st
     me = st.players[pid]
     assert me.at is not None
-    vacated, moved = _push(ctx, me.at, occupant, ctx.decider(me), first=True, att=me, blitz=False)
+    vacated, moved = push(ctx, me.at, occupant, ctx.decider(me), first=True, att=me, blitz=False)
     if moved and vacated is not None and st.players[occupant].at != vacated:
         ctx.place(pid, vacated)
         ctx.ev("follow_up", player=pid, to=NAMES[vacated])
     while ctx.crowd:
         victim, ball_from = ctx.crowd.pop(0)
         ctx.hit_by = None
-        _injury(ctx, victim, {}, crowd=True)
+        roll_injury(ctx, victim, {}, crowd=True)
         if ball_from is not None:
-            _throw_in(ctx, ball_from)
+            throw_in(ctx, ball_from)
     if st.players[occupant].at is not None:
-        _armour(ctx, occupant, me)
-    _flush_loose(ctx)
+        armour(ctx, occupant, me)
+    flush_loose(ctx)
 
 
 # ------------------------------------------------------------------------------------------
@@ -327,14 +327,14 @@ def bomb(ctx: Ctx, pid: str, to: int) -> None:
         return
     frm = me.at
     ctx.ev("bomb", player=pid, at=NAMES[to])
-    result = _pass_roll(ctx, me, pass_modifiers(st, me, frm, to), False)
+    result = pass_roll(ctx, me, pass_modifiers(st, me, frm, to), False)
     landing: int | None
     if result == "fumble":
         landing = frm
     elif result == "accurate":
         landing = to
     else:
-        landing = _scatter_player(ctx, to, 3)
+        landing = scatter_player(ctx, to, 3)
     if landing is None:
         ctx.ev("explosion", at=None)
         return
@@ -370,10 +370,10 @@ def _explode(ctx: Ctx, sq: int) -> None:
         if q.at is None:
             continue
         if q.state == "standing":
-            _fall(ctx, [qid])
+            fall(ctx, [qid])
         else:
-            _armour(ctx, qid, None)
-    _flush_loose(ctx)
+            armour(ctx, qid, None)
+    flush_loose(ctx)
 
 
 # ------------------------------------------------------------------------------------------

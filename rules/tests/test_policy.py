@@ -20,7 +20,7 @@ from rules.engine import (
     resolve,
 )
 from rules.engine.randomplay import (
-    _choose,
+    choose,
     play_one,
     random_position,
     random_sheet,
@@ -116,7 +116,7 @@ def test_a_policy_may_stop_and_the_caller_goes_on(seed: int, house: bool, stop_a
     state = random_position(rng, house_rules=house)
     dice = FairDice(seed.to_bytes(8, "big"), f"policy-stop-{seed}")
     for _ in range(30):
-        actor, decl = _choose(state, rng, whole=False)
+        actor, decl = choose(state, rng, whole=False)
         state = _stop_and_go_on(state, actor, decl, dice, random.Random(rng.random()), stop_after)
         if state.phase == "finished":
             break

@@ -88,7 +88,7 @@ def test_a_long_random_game_does_not_crash() -> None:
 def test_random_play_judges_its_candidates_as_legal_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """Random play's cheap verdict on a candidate declaration is ``legal``'s, in whole
     matches of both rulesets (random stats and races)."""
-    quick = randomplay._candidate_legal
+    quick = randomplay.candidate_legal
     judged = {True: 0, False: 0}
 
     def compared(
@@ -99,7 +99,7 @@ def test_random_play_judges_its_candidates_as_legal_does(monkeypatch: pytest.Mon
         judged[verdict] += 1
         return verdict
 
-    monkeypatch.setattr(randomplay, "_candidate_legal", compared)
+    monkeypatch.setattr(randomplay, "candidate_legal", compared)
     rng = random.Random(11)
     for i in range(24):
         races = ("orc", "skaven") if i % 3 == 2 else None
@@ -112,6 +112,6 @@ def test_random_play_shuffles_as_the_standard_library_does() -> None:
         for n in (0, 1, 2, 7, 16, 28):
             mine, theirs = list(range(n)), list(range(n))
             a, b = random.Random(seed), random.Random(seed)
-            randomplay._shuffle(a, mine)
+            randomplay.shuffle(a, mine)
             b.shuffle(theirs)
             assert mine == theirs and a.getstate() == b.getstate()

@@ -5,7 +5,7 @@ import random
 
 from rules.engine import Answer, Event, FairDice, MatchState, Pending, Watch, new_match, resolve
 from rules.engine.board import NAMES
-from rules.engine.randomplay import _choose, random_sheet
+from rules.engine.randomplay import choose, random_sheet
 
 
 def _defaults(pending: Pending) -> Answer:
@@ -31,7 +31,7 @@ def test_a_watched_resolution_sees_every_event_and_ends_where_the_unwatched_one_
     for _ in range(400):
         if state.phase == "finished":
             break
-        actor, declaration = _choose(state, rng, whole=True)
+        actor, declaration = choose(state, rng, whole=True)
         plain = resolve(state, actor, declaration, (), dice, _defaults)
         seen: list[tuple[Event, dict[str, str | None]]] = []
         watched = resolve(state, actor, declaration, (), dice, _defaults, watch=_noting(seen))

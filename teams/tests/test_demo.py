@@ -3,9 +3,9 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from teams import rosters
-from teams.demo import load_demo_teams
 from teams.models import Invitation, League, Player, Team
 from teams.transfer import export_team, read_team_file, team_file_problems
+from tools.demo_teams import load_demo_teams
 
 pytestmark = pytest.mark.django_db
 

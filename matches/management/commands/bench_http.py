@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
 from bbweb.celery import app
-from matches import bench_http
+from tools import bench_http
 
 
 class Command(BaseCommand):

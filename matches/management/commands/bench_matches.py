@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 from django.test.utils import override_settings
 
-from matches import bench
+from tools import bench_thread as bench
 
 
 class Command(BaseCommand):

@@ -18,8 +18,8 @@ from matches.models import Decision, Match, MatchEvent, Post
 from rules.engine import MatchState
 from teams import rosters
 from teams import services as team_services
-from teams.demo import ORCLAND, REIKLAND
 from teams.models import League
+from tools.demo_teams import ORCLAND, REIKLAND
 
 C, R = rosters.CAPTAIN, rosters.RIVAL
 

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import Match
-from teams.demo import DEMO_LEAGUE
 from teams.models import League, Team
+from tools.demo_teams import DEMO_LEAGUE
 
 
 class Command(BaseCommand):

@@ -4,8 +4,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.serializers.json import DjangoJSONEncoder
 
-from matches.exports import export_match
 from matches.models import Match
+from matches.verification.exports import export_match
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from matches import autoplay, drill, faults
+from tools import autoplay, drill, faults
 
 
 class Command(BaseCommand):

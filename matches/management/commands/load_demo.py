@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from bbweb.roles import make_game_master
-from matches.demo import load_demo_matches
-from teams.demo import load_demo_teams
+from tools.demo_matches import load_demo_matches
+from tools.demo_teams import load_demo_teams
 
 DEMO_PASSWORD = "bbweb-demo"
 DEMO_USERS = [

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.exports import verify
+from matches.verification.exports import verify
 
 
 class Command(BaseCommand):

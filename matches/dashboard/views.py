@@ -1,0 +1,22 @@
+"""The pages that lead a person to their matches: the home page (a dashboard once logged in,
+an introduction before) and "My matches"."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from matches.dashboard.mine import matches_of
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "home.html")
+    return render(request, "home.html", {"mine": matches_of(request.user)})
+
+
+@login_required
+@require_GET
+def my_matches(request: HttpRequest) -> HttpResponse:
+    return render(request, "matches/mine.html", {"mine": matches_of(request.user)})
