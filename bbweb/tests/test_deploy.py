@@ -15,6 +15,7 @@ def test_check_deploy_reports_nothing_in_production_mode() -> None:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": "deploy-check-only:Q7v!rT2#kL9@pW4$zX8%mN1^bC6&hJ3*fD5(gS0)",
         "DJANGO_ALLOWED_HOSTS": "bbweb.example.org",
+        "REDIS_URL": "redis://redis:6379/0",
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
