@@ -149,7 +149,7 @@ STORAGES = {
 
 _EMAIL_BACKEND = envstr(
     "DJANGO_EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend"
+    "bbweb.mail.ConsoleEmailBackend"  # the console's, its links whole (bbweb/mail.py)
     if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
