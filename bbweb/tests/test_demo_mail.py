@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -38,7 +39,7 @@ def test_the_demo_prints_its_mails_with_this_backend() -> None:
 
 
 @pytest.fixture
-def console() -> io.StringIO:
+def console() -> Iterator[io.StringIO]:
     """What the demo's terminal shows of its mails."""
     printed = io.StringIO()
     backend = {"BACKEND": "bbweb.mail.ConsoleEmailBackend", "OPTIONS": {"stream": printed}}
@@ -49,7 +50,7 @@ def console() -> io.StringIO:
 def _link_in(printed: str, path: str) -> str:
     links = [link for link in LINK.findall(printed) if path in link]
     assert len(links) == 1, printed
-    return urlsplit(links[0]).path
+    return str(urlsplit(links[0]).path)
 
 
 @pytest.mark.django_db
