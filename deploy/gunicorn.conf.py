@@ -9,3 +9,5 @@ accesslog = "-"
 # The scheme and the client's address are Django's to decide, from BBWEB_TRUSTED_PROXIES
 # (bbweb/clientip.py): gunicorn believes no peer's X-Forwarded-Proto of its own.
 forwarded_allow_ips = ""
+# No control socket (~/.gunicorn/gunicorn.ctl, one path for every gunicorn of a user).
+control_socket_disable = True
