@@ -4,6 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+# The demo's port: `make demo PORT=8001`, or BBWEB_DEMO_PORT in the environment.
+PORT ?= $(or $(BBWEB_DEMO_PORT),8000)
 
 # The first Python >= 3.12: on PATH first, then among pyenv's versions.
 define FIND_PYTHON
@@ -36,15 +38,16 @@ venv: $(STAMP)
 messages: $(STAMP)
 	$(PY) manage.py compilemessages --ignore=.venv -v 0
 
+demo: export BBWEB_SITE_URL ?= http://127.0.0.1:$(PORT)
 demo: $(STAMP) messages
 	$(PY) manage.py migrate --no-input -v 0
 	$(PY) manage.py collectstatic --no-input -v 0
 	$(PY) manage.py load_demo
 	$(PY) manage.py demo_deadline
-	@echo "bbweb is running at http://127.0.0.1:8000/ (Ctrl-C stops the web server and the worker)"
+	@echo "bbweb is running at http://127.0.0.1:$(PORT)/ (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A bbweb worker --beat -Q deadlines,celery --loglevel=INFO --concurrency=2 & \
-	$(PY) manage.py runserver 127.0.0.1:8000 --noreload; wait
+	$(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload; wait
 
 test: $(DEV_STAMP) messages
 	$(PY) manage.py makemigrations --check --dry-run -v 0

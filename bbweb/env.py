@@ -1,6 +1,7 @@
 """Typed readers of environment variables that fail loudly on bad values."""
 
 import os
+from ipaddress import IPv4Network, IPv6Network, ip_network
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -41,13 +42,16 @@ def envlist(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def envsecret(name: str, *, required: bool, dev_default: str) -> str:
-    """A secret that must be set (and strong) in production, with a fixed value in development."""
-    raw = os.environ.get(name, "")
-    if raw:
-        if required and len(raw) < 50:
-            raise ImproperlyConfigured(f"{name} must be at least 50 characters long")
-        return raw
-    if required:
-        raise ImproperlyConfigured(f"{name} must be set when DJANGO_DEBUG=0")
-    return dev_default
+def envnetworks(name: str) -> list[IPv4Network | IPv6Network]:
+    """Comma-separated addresses or CIDR networks (``10.0.0.5``, ``172.30.57.0/24``,
+    ``fd00::/8``); none when unset."""
+    networks = []
+    for item in envlist(name, []):
+        try:
+            networks.append(ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list addresses or networks (e.g. 10.0.0.5,172.30.57.0/24),"
+                f" not {item!r}"
+            ) from None
+    return networks

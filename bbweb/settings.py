@@ -7,17 +7,22 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from bbweb.env import envbool, envint, envlist, envsecret, envstr
+from bbweb.env import envbool, envint, envlist, envnetworks, envstr
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = envbool("DJANGO_DEBUG", True)
-SECRET_KEY = envsecret(
-    "DJANGO_SECRET_KEY",
-    required=not DEBUG,
-    dev_default="dev-only-insecure-key-never-used-in-production-0123456789abcdef",
+DEV_SECRET_KEY = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"
+# Production needs a real key, REDIS_URL and the site's hosts: bbweb/checks.py refuses to start
+# without them (manage.py, gunicorn, the worker and beat). The image's build (deploy/build.sh)
+# runs with DEBUG=0 and none of them: compilemessages and collectstatic use no key.
+SECRET_KEY = envstr("DJANGO_SECRET_KEY", "") or (DEV_SECRET_KEY if DEBUG else "")
+ALLOWED_HOSTS = envlist(
+    "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"] if DEBUG else []
 )
-ALLOWED_HOSTS = envlist("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+# The proxies (addresses or networks) whose X-Forwarded-For and X-Forwarded-Proto are believed
+# (bbweb/clientip.py); nobody by default: the client is the connection's peer.
+TRUSTED_PROXIES = envnetworks("BBWEB_TRUSTED_PROXIES")
 CSRF_TRUSTED_ORIGINS = envlist("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = envstr("BBWEB_SITE_URL", "http://127.0.0.1:8000")
 
@@ -38,6 +43,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "bbweb.clientip.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -143,7 +149,7 @@ STORAGES = {
 
 _EMAIL_BACKEND = envstr(
     "DJANGO_EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend"
+    "bbweb.mail.ConsoleEmailBackend"  # the console's, its links whole (bbweb/mail.py)
     if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
@@ -183,10 +189,12 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie: the token travels in a hea
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# The scheme the client used: set by TrustedProxyMiddleware from X-Forwarded-Proto when a
+# trusted proxy sent it (a key no request header can name: those all begin with HTTP_).
+SECURE_PROXY_SSL_HEADER = ("BBWEB_FORWARDED_PROTO", "https")
 if not DEBUG:
     SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container's own health check speaks HTTP
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = envint("DJANGO_HSTS_SECONDS", 31536000)

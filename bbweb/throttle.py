@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from redis import Redis
 from redis.exceptions import RedisError
 
+from bbweb import clientip
+
 log = logging.getLogger(__name__)
 
 LIMITS: dict[str, tuple[int, int]] = {
@@ -158,12 +160,21 @@ _SCRIPTS: WeakKeyDictionary[Redis, Any] = WeakKeyDictionary()
 
 
 def client_ip(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
+    """The address every per-address limit counts: the client's, through the trusted proxies
+    only (bbweb/clientip.py)."""
+    return clientip.client_ip(request)
 
 
 def too_many(request: HttpRequest, retry_after: int) -> HttpResponse:
     """The page for a refused attempt: 429 with Retry-After and a message in the reader's
     language."""
+    log.info(
+        "refused %s %s from %s for %d s",
+        request.method,
+        request.path,
+        client_ip(request),
+        retry_after,
+    )
     minutes = max(1, (retry_after + 59) // 60)
     message = _("Too many attempts. Try again in %(minutes)d minutes.") % {"minutes": minutes}
     response = render(request, "throttled.html", {"message": message}, status=429)

@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bbweb.env import envbool, envint, envsecret
+from bbweb.env import envbool, envint, envnetworks
 
 
 def test_a_boolean_variable_accepts_the_usual_spellings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -23,10 +23,18 @@ def test_a_malformed_integer_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> No
         envint("X_NUMBER", 1)
 
 
-def test_production_refuses_to_start_without_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("X_SECRET", raising=False)
-    with pytest.raises(ImproperlyConfigured, match="must be set"):
-        envsecret("X_SECRET", required=True, dev_default="dev")
-    monkeypatch.setenv("X_SECRET", "short")
-    with pytest.raises(ImproperlyConfigured, match="50 characters"):
-        envsecret("X_SECRET", required=True, dev_default="dev")
+def test_trusted_proxies_are_addresses_or_networks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_PROXIES", " 10.0.0.5, 172.30.57.0/24 ,fd00::/8,")
+    assert [str(n) for n in envnetworks("X_PROXIES")] == [
+        "10.0.0.5/32",
+        "172.30.57.0/24",
+        "fd00::/8",
+    ]
+    monkeypatch.delenv("X_PROXIES")
+    assert envnetworks("X_PROXIES") == []
+
+
+def test_a_malformed_proxy_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("X_PROXIES", "10.0.0.5,nginx")
+    with pytest.raises(ImproperlyConfigured, match=r"X_PROXIES .*'nginx'"):
+        envnetworks("X_PROXIES")
