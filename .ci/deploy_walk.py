@@ -51,8 +51,8 @@ def plan() -> dict[str, Any]:
     from matches.live import services as live
     from matches.live.models import LiveMatch
     from matches.models import Match
-    from teams.demo import DEMO_LEAGUE
     from teams.models import League
+    from tools.demo_teams import DEMO_LEAGUE
 
     def argumentless(patterns: list[Any], namespace: str, prefix: str) -> list[str]:
         found = []
