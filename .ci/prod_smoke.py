@@ -73,7 +73,7 @@ def call(url: str, token: str, body: dict[str, Any] | None = None) -> tuple[int,
 
 def play(base: str, setup: dict[str, Any]) -> None:
     from rules.engine import MatchState
-    from rules.engine.randomplay import _choose
+    from rules.engine.randomplay import choose
 
     match, tokens = setup["match"], setup["tokens"]
     url = f"{base}/api/matches/{match}"
@@ -90,7 +90,7 @@ def play(base: str, setup: dict[str, Any]) -> None:
         else:
             if done["declare"] >= 8 and done["decide"] >= 1 and current["turn_deadline_at"]:
                 break
-            actor, declaration = _choose(MatchState.from_json(current["state"]), rng, whole=True)
+            actor, declaration = choose(MatchState.from_json(current["state"]), rng, whole=True)
             body = {**declaration.to_json(), "side": actor.side, "version": current["version"]}
             status, answer = call(f"{url}/declare", tokens[str(actor)], body)
             kind = "declare"

@@ -60,10 +60,27 @@ MIDDLEWARE = [
 ROOT_URLCONF = "bbweb.urls"
 WSGI_APPLICATION = "bbweb.wsgi.application"
 
+# The rooms of matches that keep templates of their own (matches/<room>/templates/).
+ROOMS = (
+    "play",
+    "thread",
+    "gm",
+    "league",
+    "deadlines",
+    "sequence",
+    "dashboard",
+    "notices",
+    "verification",
+)
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # base.html and the pages of accounts and teams, then each room's pages (docs/rooms.md);
+        # the live companion, an app of its own, is found by APP_DIRS.
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(BASE_DIR / "matches" / room / "templates" for room in ROOMS),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

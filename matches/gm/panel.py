@@ -8,7 +8,7 @@ from matches.models import Dispute, Match
 
 
 def gm_panel_context(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """What the GM panel of the match page (templates/matches/_gm_panel.html) shows its GM."""
+    """What the GM panel of the match page (matches/_gm_panel.html) shows its GM."""
     open_ids = list(
         match.disputes.filter(status=Dispute.Status.OPEN)
         .order_by("pk")

@@ -91,7 +91,7 @@ def _latest_live_rolls(match: Match) -> list[MatchEvent]:
 
 
 def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """The context of templates/matches/_disputes.html, for any page that includes it."""
+    """The context of matches/_disputes.html, for any page that includes it."""
     coaching = bool(services.actors_for(match, request.user))
     is_gm = services.is_match_gm(match, request.user)
     rolls: list[MatchEvent] = []
@@ -116,7 +116,7 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
 
 
 def disputes_summary(request: HttpRequest, match: Match) -> dict[str, Any]:
-    """The context of templates/matches/_disputes_summary.html: the match page lists the
+    """The context of matches/_disputes_summary.html: the match page lists the
     disputes and leads to the disputes page, where they are raised and ruled with the rolls
     in context (the 40 latest rolls and each rewind's preview are read there only)."""
     shown, _numbers = _shown_disputes(match, Names(match), False, [])

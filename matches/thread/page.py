@@ -74,7 +74,7 @@ class Line:
 
 @dataclass
 class PostView:
-    """What a post shows, the same for every reader: the fragment templates/matches/_post.html
+    """What a post shows, the same for every reader: the fragment matches/_post.html
     is rendered from it."""
 
     post: Post
@@ -212,7 +212,7 @@ _SOURCES = (
     _HERE,
     _MATCHES / "labels.py",
     _MATCHES / "thread" / "sentences.py",
-    _MATCHES.parent / "templates" / FRAGMENT_TEMPLATE,
+    _MATCHES / "thread" / "templates" / FRAGMENT_TEMPLATE,
 )
 RELEASE = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()[:12]
 
