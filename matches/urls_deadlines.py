@@ -8,7 +8,7 @@ app_name = "deadlines"
 urlpatterns = [
     path("mine/", views_dashboard.my_matches, name="mine"),
     path("notifications/", views.preferences, name="preferences"),
-    path("<int:pk>/deadlines/", views.deadlines, name="deadlines"),
-    path("<int:pk>/standing-orders/", views.standing_orders, name="standing_orders"),
-    path("<int:pk>/vacation/", views.vacation, name="vacation"),
+    path("<id:pk>/deadlines/", views.deadlines, name="deadlines"),
+    path("<id:pk>/standing-orders/", views.standing_orders, name="standing_orders"),
+    path("<id:pk>/vacation/", views.vacation, name="vacation"),
 ]
