@@ -40,4 +40,3 @@ def test_a_json_file_it_cannot_read_is_one_line_and_the_documented_status(
     assert str(path) in lines[0]
     if name == "nested":
         assert "nested too deep" in lines[0]
-
