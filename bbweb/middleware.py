@@ -1,5 +1,5 @@
 """What every request passes before any view: text the database cannot store is refused, and
-every error under /api/ is the API's JSON.
+every error under /api/ (and of a .json download, such as a match's export) is the API's JSON.
 
 A NUL character or a lone surrogate (``\\ud800``: half of a UTF-16 pair, which no UTF-8 text
 can hold) reaches a view from a form, a query string or a JSON body, and the database refuses
@@ -47,10 +47,16 @@ API_MESSAGES = {
 }
 
 
+def wants_json(request: HttpRequest) -> bool:
+    """The JSON API's addresses: under /api/, and the downloads in JSON (a match's export, which
+    the API's description lists, and a team's)."""
+    return request.path_info.startswith(API_PREFIX) or request.path_info.endswith(".json")
+
+
 def error_response(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
-    """The API's JSON error under /api/; elsewhere a page of its own, which needs neither the
-    session nor the database (the request may be refused before either is read)."""
-    if request.path_info.startswith(API_PREFIX):
+    """The API's JSON error at a JSON address; elsewhere a page of its own, which needs neither
+    the session nor the database (the request may be refused before either is read)."""
+    if wants_json(request):
         return JsonResponse({"error": code, "message": message}, status=status)
     page = render_to_string("refused.html", {"status": status, "message": message})
     return HttpResponse(page, status=status)
@@ -163,9 +169,10 @@ def _json_texts(body: bytes) -> list[str]:
 
 
 class ApiErrors:
-    """Every error answered under /api/ is the API's JSON ``{"error", "message"}``: a 404 of
-    the router, Django's 400 and 403 pages, a 413 or a server error turn into it, with their
-    status and headers (``Allow``, ``Retry-After``). The API's own errors are JSON already."""
+    """Every error answered at a JSON address (``wants_json``) is the API's JSON ``{"error",
+    "message"}``: a 404 of the router, Django's 400 and 403 pages, a 413 or a server error
+    turn into it, with their status and headers (``Allow``, ``Retry-After``). The API's own
+    errors are JSON already."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -174,7 +181,7 @@ class ApiErrors:
         response = self.get_response(request)
         if (
             response.status_code < 400
-            or not request.path_info.startswith(API_PREFIX)
+            or not wants_json(request)
             or response.get("Content-Type", "").startswith("application/json")
         ):
             return response

@@ -116,3 +116,9 @@ def test_errors_of_the_sites_pages_stay_html(db: None) -> None:
     response = Client().get(f"/matches/{2**63}/")
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_json_download_past_the_id_range_is_a_json_404(db: None) -> None:
+    """A match's export is in the API's description, though not under /api/."""
+    api_error(Client().get(f"/matches/{10**20}/export.json"), 404, "no_route")
+    api_error(Client().get(f"/teams/{2**63}/export.json"), 404, "no_route")
