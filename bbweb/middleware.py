@@ -18,7 +18,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 API_PREFIX = "/api/"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -62,6 +62,13 @@ def error_response(request: HttpRequest, status: int, code: str, message: str) -
     return HttpResponse(page, status=status)
 
 
+TOO_LARGE = gettext_lazy("The request is too large: nothing was saved.")
+UNSTORABLE = gettext_lazy(
+    "The request holds a character that cannot be stored (a NUL character, half of a "
+    "surrogate pair, or bytes that are not UTF-8): nothing was saved."
+)
+
+
 class InputCheck:
     """Refuses, with a 400, a request whose path, query, form, JSON body, cookies or API token
     hold a NUL character, a lone surrogate or bytes that are not UTF-8; and a body past
@@ -71,39 +78,31 @@ class InputCheck:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            if storable(request):
+                return self.get_response(request)
+            status, code, message = 400, "bad_text", UNSTORABLE
+        except RequestDataTooBig:
+            request._mark_post_parse_error()  # type: ignore[attr-defined]
+            status, code, message = 413, "too_large", TOO_LARGE
+        # In the reader's language, which LocaleMiddleware, further in, has not chosen yet.
+        # Django's request log names the refusal ("Bad Request: ...").
         with translation.override(translation.get_language_from_request(request)):
-            try:
-                refused = not storable(request)
-            except RequestDataTooBig:
-                request._mark_post_parse_error()  # type: ignore[attr-defined]
-                return error_response(
-                    request, 413, "too_large", _("The request is too large: nothing was saved.")
-                )
-            if refused:  # Django's request log names it ("Bad Request: ...")
-                return error_response(
-                    request,
-                    400,
-                    "bad_text",
-                    _(
-                        "The request holds a character that cannot be stored (a NUL character, "
-                        "half of a surrogate pair, or bytes that are not UTF-8): nothing was saved."
-                    ),
-                )
-        return self.get_response(request)
+            return error_response(request, status, code, str(message))
 
 
 def storable(request: HttpRequest) -> bool:
     """Whether every text of the request is UTF-8 without a NUL or a lone surrogate."""
     texts: list[str] = [request.path_info, request.headers.get("Authorization", "")]
     texts.extend(_items(request.COOKIES.items()))
-    if not _utf8(request.META.get("QUERY_STRING", "")):
-        return False
+    if not _utf8_when_unquoted(_wsgi_bytes(request.META.get("QUERY_STRING", ""))):
+        return False  # Django would read the bytes as U+FFFD, silently
     texts.extend(_items(request.GET.lists()))
     content_type = request.content_type or ""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         pass  # a body they carry is read by nobody
     elif content_type == "application/x-www-form-urlencoded":
-        if not _utf8(request.body.decode("latin-1")):
+        if not _utf8_when_unquoted(request.body):
             return False
         texts.extend(_items(request.POST.lists()))
     elif content_type == "multipart/form-data":
@@ -111,7 +110,7 @@ def storable(request: HttpRequest) -> bool:
         fields = list(_items(request.POST.lists()))
         # Django reads bytes that are not UTF-8 as U+FFFD; no file is uploaded to this site,
         # so a form whose text shows one is checked whole.
-        if any("\ufffd" in text for text in fields) and not _decodes(body):
+        if any("\ufffd" in text for text in fields) and not _utf8(body):
             return False
         texts.extend(fields)
         for name, files in request.FILES.lists():
@@ -130,16 +129,19 @@ def _items(pairs: Any) -> Iterator[str]:
             yield from values
 
 
-def _utf8(encoded: str) -> bool:
-    """Whether a query string or form body, percent-decoded, is UTF-8."""
+def _wsgi_bytes(native: str) -> bytes:
     try:
-        raw = encoded.encode("latin-1")  # WSGI's native strings carry the bytes as latin-1
+        return native.encode("latin-1")  # WSGI's native strings carry the bytes as latin-1
     except UnicodeEncodeError:
-        raw = encoded.encode("utf-8", "surrogatepass")  # ASGI's, decoded already
-    return _decodes(unquote_to_bytes(raw.replace(b"+", b" ")))
+        return native.encode("utf-8", "surrogatepass")  # ASGI's, decoded already
 
 
-def _decodes(raw: bytes) -> bool:
+def _utf8_when_unquoted(encoded: bytes) -> bool:
+    """Whether a query string or urlencoded form is UTF-8 once its %XX are decoded."""
+    return _utf8(unquote_to_bytes(encoded.replace(b"+", b" ")))
+
+
+def _utf8(raw: bytes) -> bool:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
