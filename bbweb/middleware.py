@@ -22,7 +22,6 @@ from django.utils.translation import gettext_lazy
 
 API_PREFIX = "/api/"
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-_FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 # The code of an error under /api/ that the API's views did not answer themselves (a route's
 # 404, Django's 400 or 403, a server error): matches/api.py's codes where they mean the same.
@@ -43,7 +42,7 @@ API_MESSAGES = {
     405: "This address does not take this method.",
     413: "The body is too large.",
     429: "Too many requests; try again later.",
-    500: "The server failed; nothing was changed by this request. Try again later.",
+    500: "The server failed to answer this request; try again later.",
 }
 
 
