@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.urls import register_converter
+from django.urls.converters import get_converters
 
 
 class BbwebConfig(AppConfig):
@@ -7,3 +9,10 @@ class BbwebConfig(AppConfig):
 
     def ready(self) -> None:
         from bbweb import checks  # noqa: F401  (registers the production checks)
+        from bbweb.converters import IdConverter, TokenConverter
+
+        # Before any URLconf is imported: its routes name them. Django refuses to register a
+        # name twice, and a test may set the apps up again.
+        for name, converter in (("id", IdConverter), ("token", TokenConverter)):
+            if name not in get_converters():
+                register_converter(converter, name)

@@ -14,6 +14,8 @@ from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 
+from bbweb.converters import ID_MAX
+
 _ANY_KEY = -7_654_321  # stands for the key a compiled query is later given
 
 
@@ -75,6 +77,8 @@ def by_key[Row: models.Model](
 ) -> Row | None:
     """The row ``query(*args)`` finds by this key; ``query`` is called, and its SQL built,
     once per connection (a module-level function, whose identity names the query)."""
+    if isinstance(pk, int) and not -ID_MAX - 1 <= pk <= ID_MAX:
+        return None  # no row has it, and SQLite's driver cannot even send it (OverflowError)
     db = connections[DEFAULT_DB_ALIAS]
     # Kept on the connection (one per thread), which the compiled query refers to.
     compiled: dict[Any, _Compiled[Any]] = db.__dict__.setdefault("bbweb_compiled_reads", {})

@@ -43,9 +43,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: turns whatever error the layers below answer under /api/ into the API's JSON.
+    "bbweb.middleware.ApiErrors",
     "bbweb.clientip.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session, the user and any view: refuses text the database cannot store.
+    "bbweb.middleware.InputCheck",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -48,7 +48,7 @@ def _page() -> Any:
 
 
 urlpatterns = [
-    path("bench/floor/<int:pk>", floor),
-    path("bench/page/<int:pk>", page_floor),
+    path("bench/floor/<id:pk>", floor),
+    path("bench/page/<id:pk>", page_floor),
     *production,
 ]

@@ -29,7 +29,8 @@ _REF = "#/components/schemas/"
 
 
 _ERRORS = {
-    400: "malformed, or refused by the rules: too_far, path_illegal, blitz_used, choice_illegal...",
+    400: "malformed, bad_text (a NUL, a lone surrogate or bytes not UTF-8 anywhere in the "
+    "request), or refused by the rules: too_far, path_illegal, blitz_used, choice_illegal...",
     401: "not_authenticated, bad_token",
     403: "not_your_player, not_captain, csrf_failed",
     404: "no_match (also a private match you may not see), no_route",

@@ -9,14 +9,14 @@ app_name = "api"
 
 urlpatterns = [
     path("openapi.json", api.openapi, name="openapi"),
-    path("matches/<int:pk>", api.match, name="match"),
-    path("matches/<int:pk>/events", api.events, name="events"),
-    path("matches/<int:pk>/declare", api.declare, name="declare"),
-    path("matches/<int:pk>/decide", api.decide, name="decide"),
-    path("matches/<int:pk>/options", api.options, name="options"),
+    path("matches/<id:pk>", api.match, name="match"),
+    path("matches/<id:pk>/events", api.events, name="events"),
+    path("matches/<id:pk>/declare", api.declare, name="declare"),
+    path("matches/<id:pk>/decide", api.decide, name="decide"),
+    path("matches/<id:pk>/options", api.options, name="options"),
     re_path(r"^(?P<rest>.*)$", api.not_found, name="not_found"),
 ]
 
 match_urlpatterns = [
-    path("<int:pk>/export.json", api.export, name="export"),
+    path("<id:pk>/export.json", api.export, name="export"),
 ]

@@ -4,8 +4,8 @@ from matches.gm import views as views_gm
 
 urlpatterns = [
     path("gm/disputes/", views_gm.queue, name="queue"),
-    path("matches/<int:pk>/disputes/", views_gm.match_disputes, name="match_disputes"),
-    path("matches/<int:pk>/disputes/raise/", views_gm.raise_dispute, name="raise_dispute"),
-    path("matches/<int:pk>/disputes/<int:dispute_id>/rule/", views_gm.rule, name="rule"),
-    path("matches/<int:pk>/control/<str:action>/", views_gm.control, name="control"),
+    path("matches/<id:pk>/disputes/", views_gm.match_disputes, name="match_disputes"),
+    path("matches/<id:pk>/disputes/raise/", views_gm.raise_dispute, name="raise_dispute"),
+    path("matches/<id:pk>/disputes/<id:dispute_id>/rule/", views_gm.rule, name="rule"),
+    path("matches/<id:pk>/control/<str:action>/", views_gm.control, name="control"),
 ]

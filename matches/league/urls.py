@@ -7,14 +7,14 @@ from matches.league import views
 urlpatterns = [
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/new/", views.league_create, name="league_create"),
-    path("leagues/<int:league_id>/", views.league_detail, name="league"),
-    path("leagues/<int:league_id>/edit/", views.league_edit, name="league_edit"),
-    path("leagues/<int:league_id>/join/", views.league_join, name="league_join"),
-    path("leagues/<int:league_id>/schedule/", views.league_schedule, name="schedule"),
+    path("leagues/<id:league_id>/", views.league_detail, name="league"),
+    path("leagues/<id:league_id>/edit/", views.league_edit, name="league_edit"),
+    path("leagues/<id:league_id>/join/", views.league_join, name="league_join"),
+    path("leagues/<id:league_id>/schedule/", views.league_schedule, name="schedule"),
     path(
-        "leagues/<int:league_id>/schedule/round-robin/",
+        "leagues/<id:league_id>/schedule/round-robin/",
         views.league_round_robin,
         name="round_robin",
     ),
-    path("fixtures/<int:fixture_id>/start/", views.fixture_start, name="fixture_start"),
+    path("fixtures/<id:fixture_id>/start/", views.fixture_start, name="fixture_start"),
 ]

@@ -256,7 +256,8 @@ def do_land(
 
 def player_of(state: game.State, token: str) -> str | None:
     for pid, player in state["players"].items():
-        if secrets.compare_digest(player["token"], token):
+        # As bytes: compare_digest refuses a str with a character past ASCII.
+        if secrets.compare_digest(player["token"].encode(), token.encode("utf-8", "replace")):
             return str(pid)
     return None
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -70,6 +70,8 @@ def _side(request: HttpRequest, teams: list[Team], side: str) -> services.Side:
 def counts(request: HttpRequest, league_id: int) -> HttpResponse:
     try:
         services.set_live_matches_count(league_id, request.user, request.POST.get("count") == "1")
+    except League.DoesNotExist:
+        raise Http404 from None
     except LiveError as refused:
         messages.error(request, refused.message)
     return redirect("gm:league", league_id)

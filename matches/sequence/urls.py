@@ -5,16 +5,16 @@ from matches.sequence import views
 app_name = "sequence"
 
 urlpatterns = [
-    path("<int:pk>/prematch/", views.prematch, name="prematch"),
-    path("<int:pk>/prematch/petty-cash/", views.petty_cash, name="petty_cash"),
-    path("<int:pk>/prematch/inducements/", views.inducements, name="inducements"),
-    path("<int:pk>/postmatch/", views.postmatch, name="postmatch"),
-    path("<int:pk>/postmatch/reroll/", views.reroll, name="reroll"),
-    path("<int:pk>/postmatch/mvp/", views.mvp, name="mvp"),
+    path("<id:pk>/prematch/", views.prematch, name="prematch"),
+    path("<id:pk>/prematch/petty-cash/", views.petty_cash, name="petty_cash"),
+    path("<id:pk>/prematch/inducements/", views.inducements, name="inducements"),
+    path("<id:pk>/postmatch/", views.postmatch, name="postmatch"),
+    path("<id:pk>/postmatch/reroll/", views.reroll, name="reroll"),
+    path("<id:pk>/postmatch/mvp/", views.mvp, name="mvp"),
     path(
-        "<int:pk>/postmatch/journeymen/<int:player_id>/hire/",
+        "<id:pk>/postmatch/journeymen/<id:player_id>/hire/",
         views.hire_journeyman,
         name="hire_journeyman",
     ),
-    path("advancements/<int:pk>/", views.advance, name="advance"),
+    path("advancements/<id:pk>/", views.advance, name="advance"),
 ]

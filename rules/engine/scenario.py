@@ -32,8 +32,10 @@ def load_scenario(path: str | Path) -> dict[str, Any]:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as e:
         raise _fail(str(p), "(file)", str(e)) from None
-    except json.JSONDecodeError as e:
+    except ValueError as e:  # not UTF-8, or not JSON
         raise _fail(str(p), "(json)", str(e)) from None
+    except RecursionError:
+        raise _fail(str(p), "(json)", "nested too deep") from None
     validate(data, str(p))
     return data  # type: ignore[no-any-return]
 

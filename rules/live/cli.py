@@ -109,10 +109,12 @@ def main(argv: Sequence[str], out: Any = None) -> int:
             with open(argv[0], encoding="utf-8") as handle:
                 text = handle.read()
         data = json.loads(text)
-    except (OSError, ValueError) as exc:
-        line: dict[str, Any] = {"ok": False, "error": "bad_input", "message": str(exc)}
-        print(json.dumps(line), file=out)
-        return EXIT_BAD_INPUT
-    result, status = run(data)
+    except (OSError, ValueError, RecursionError) as exc:
+        message = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+        result, status = {"ok": False, "error": "bad_input", "message": message}, EXIT_BAD_INPUT
+    else:
+        result, status = run(data)
     print(json.dumps(result, ensure_ascii=False), file=out)
+    if status == EXIT_BAD_INPUT:  # and the reason in one line for whoever reads the terminal
+        print(f"{argv[0]}: not a challenge: {result['message']}", file=sys.stderr)
     return status

@@ -1,13 +1,19 @@
 """Schemathesis over /api/openapi.json against a live server, with an API token: every
 operation is called with data the schema allows (a bounded number of examples, under a minute
-in all) and must answer without a server error and as the schema says."""
+in all) and must answer without a server error and as the schema says.
 
+Each run draws a seed for hypothesis and the match's dice, prints it, and names it in any
+failure: ``BBWEB_FUZZ_SEED=<seed>`` runs the same examples again."""
+
+import hashlib
+import os
+import random
 import time
 from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.specs.openapi.checks import (
@@ -17,6 +23,8 @@ from schemathesis.specs.openapi.checks import (
 
 from bbweb.models import ApiToken
 from matches.api.schema import SCHEMA
+from matches.tests.dice import use_dice
+from rules.engine import FairDice
 from tools import autoplay
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +33,23 @@ EXAMPLES = 25  # per operation
 BUDGET_SECONDS = 50
 
 
-def test_schemathesis_finds_no_server_error_and_no_schema_violation(live_server: Any) -> None:
+def fuzz_seed() -> int:
+    """``BBWEB_FUZZ_SEED`` when set (a failure's, to run it again), else a fresh one."""
+    given_seed = os.environ.get("BBWEB_FUZZ_SEED", "").strip()
+    return int(given_seed) if given_seed else random.SystemRandom().randrange(2**32)
+
+
+def test_schemathesis_finds_no_server_error_and_no_schema_violation(
+    live_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = fuzz_seed()
+    again = (
+        f"fuzz seed {drawn}; to run these examples again: BBWEB_FUZZ_SEED={drawn} "
+        ".venv/bin/python -m pytest matches/tests/test_api_fuzz.py"
+    )
+    print(again)
+    dice_seed = hashlib.sha256(f"bbweb-fuzz-{drawn}".encode()).digest()
+    use_dice(monkeypatch, lambda match: FairDice(dice_seed, "fuzz"))  # the match, as it played
     match = autoplay.demo_match()
     captain = match.home_team.captain
     token = ApiToken.issue(captain)
@@ -42,6 +66,7 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(live_server:
             phases=[Phase.explicit, Phase.generate],
             suppress_health_check=list(HealthCheck),
         )
+        @seed(drawn)
         @given(case=operation.as_strategy())
         def call(case: Any) -> None:
             if time.monotonic() - started > BUDGET_SECONDS:
@@ -68,7 +93,11 @@ def test_schemathesis_finds_no_server_error_and_no_schema_violation(live_server:
     for result in schema.get_all_operations():
         fuzz(result.ok())  # type: ignore[union-attr]  # an invalid schema fails here, loudly
 
-    print(f"schemathesis: {len(calls)} requests, {sum(c >= 500 for c in calls)} server errors")
-    assert calls and time.monotonic() - started < 60
-    assert not [c for c in calls if c >= 500]
-    assert not failures, "\n\n".join(failures[:5])
+    answers = hashlib.sha256(repr(calls).encode()).hexdigest()[:12]  # the same for a seed again
+    print(
+        f"schemathesis: {len(calls)} requests, {sum(c >= 500 for c in calls)} server errors, "
+        f"answers {answers}"
+    )
+    assert calls and time.monotonic() - started < 60, again
+    assert not [c for c in calls if c >= 500], again
+    assert not failures, "\n\n".join([again, *failures[:5]])

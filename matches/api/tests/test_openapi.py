@@ -20,7 +20,7 @@ def refs(node: Any) -> list[str]:
 
 
 def openapi_path(route: str) -> str:
-    return "/" + route.replace("<int:pk>", "{id}")
+    return "/" + route.replace("<id:pk>", "{id}")
 
 
 def test_the_description_is_served_as_openapi_3_1(client: Client) -> None:

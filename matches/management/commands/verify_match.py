@@ -12,7 +12,8 @@ class Command(BaseCommand):
         "Check an exported match: its hash chain and, once the seed is revealed, every roll "
         "(the match's and its pre- and post-match sequence's) recomputed from the seed and "
         "every event replayed, the GM's rulings included; with --head, against a receipt. Exits 1 "
-        "on any mismatch or when the seed is not revealed."
+        "on any mismatch, when the seed is not revealed, or when the file is not a match "
+        "export (unreadable, not JSON, nested too deep), saying so in one line."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -26,10 +27,18 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            result = verify(json.loads(options["file"].read_text()), options["head"])
-        except (OSError, ValueError) as error:
-            raise CommandError(f"{options['file']}: {error}") from None
-        except (AttributeError, KeyError, TypeError) as error:
+            data = json.loads(options["file"].read_text(encoding="utf-8"))
+        except OSError as error:
+            raise CommandError(f"{options['file']}: {error.strerror or error}") from None
+        except ValueError as error:  # not UTF-8, or not JSON
+            raise CommandError(f"{options['file']} is not valid JSON: {error}") from None
+        except RecursionError:
+            raise CommandError(f"{options['file']} is not valid JSON: nested too deep") from None
+        if not isinstance(data, dict):
+            raise CommandError(f"{options['file']} is not a match export: not a JSON object")
+        try:
+            result = verify(data, options["head"])
+        except (AttributeError, KeyError, TypeError, ValueError, RecursionError) as error:
             raise CommandError(f"{options['file']} is not a match export: {error!r}") from None
         for problem in result.problems:
             self.stderr.write(problem)

@@ -106,51 +106,51 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login 405 405 405 405 405 405 405 405 405",
         "login 200 200 200 200 200 200 200 200 200",
     ),
-    "teams/<int:team_id>/": (
+    "teams/<id:team_id>/": (
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "teams/<int:team_id>/export.json": (
+    "teams/<id:team_id>/export.json": (
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "teams/<int:team_id>/hire/": (
+    "teams/<id:team_id>/hire/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "teams/<int:team_id>/buy/": (
+    "teams/<id:team_id>/buy/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 302 403 403 403",
     ),
-    "teams/<int:team_id>/invite/": (
+    "teams/<id:team_id>/invite/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "teams/<int:team_id>/players/<int:player_id>/fire/": (
+    "teams/<id:team_id>/players/<id:player_id>/fire/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 302 403 403 403",
     ),
-    "teams/<int:team_id>/players/<int:player_id>/rename/": (
+    "teams/<id:team_id>/players/<id:player_id>/rename/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "teams/<int:team_id>/players/<int:player_id>/move/": (
+    "teams/<id:team_id>/players/<id:player_id>/move/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 302 403 403 403",
     ),
-    "teams/invitations/<int:invitation_id>/accept/": (
+    "teams/invitations/<id:invitation_id>/accept/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 403 403 302 403",
     ),
-    "teams/invitations/<int:invitation_id>/decline/": (
+    "teams/invitations/<id:invitation_id>/decline/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 403 403 302 403",
     ),
-    "teams/moves/<int:proposal_id>/accept/": (
+    "teams/moves/<id:proposal_id>/accept/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 302 403 403 403 403",
     ),
-    "teams/moves/<int:proposal_id>/refuse/": (
+    "teams/moves/<id:proposal_id>/refuse/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 302 403 403 403 403",
     ),
@@ -162,91 +162,91 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login 403 403 403 403 403 403 200 200 200",
         "login 403 403 403 403 403 403 200 200 200",
     ),
-    "matches/<int:pk>/": (
+    "matches/<id:pk>/": (
         "login 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/live/": (
+    "matches/<id:pk>/live/": (
         "403 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/replay/": (
+    "matches/<id:pk>/replay/": (
         "login 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/replay/frames/": (
+    "matches/<id:pk>/replay/frames/": (
         "403 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/thread/": (
+    "matches/<id:pk>/thread/": (
         "403 404 302 302 302 302 302 302 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/preview/": (
+    "matches/<id:pk>/preview/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 200 200 200 200 200 403 403",
     ),
-    "matches/<int:pk>/declare/": (
+    "matches/<id:pk>/declare/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 302 403 403",
     ),
-    "matches/<int:pk>/answer/": (
+    "matches/<id:pk>/answer/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 302 403 403",
     ),
-    "matches/<int:pk>/posts/": (
+    "matches/<id:pk>/posts/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 302 403 403",
     ),
-    "matches/<int:pk>/close/": (
+    "matches/<id:pk>/close/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 302 403 403",
     ),
-    "matches/<int:pk>/posts/<int:number>/edit/": (
+    "matches/<id:pk>/posts/<id:number>/edit/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 302 403 403",
     ),
-    "matches/<int:pk>/verify/": (
+    "matches/<id:pk>/verify/": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/forum/": (
+    "matches/<id:pk>/forum/": (
         "login 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/export.json": (
+    "matches/<id:pk>/export.json": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/prematch/": (
+    "matches/<id:pk>/prematch/": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/prematch/petty-cash/": (
+    "matches/<id:pk>/prematch/petty-cash/": (
         "405 405 405 405 405 405 405 405 405 405",
         "404 404 302 302 302 302 302 302 404 404",
     ),
-    "matches/<int:pk>/prematch/inducements/": (
+    "matches/<id:pk>/prematch/inducements/": (
         "405 405 405 405 405 405 405 405 405 405",
         "404 404 302 302 302 302 302 302 404 404",
     ),
-    "matches/<int:pk>/postmatch/": (
+    "matches/<id:pk>/postmatch/": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/postmatch/reroll/": (
+    "matches/<id:pk>/postmatch/reroll/": (
         "405 405 405 405 405 405 405 405 405 405",
         "404 404 302 302 302 302 302 302 404 404",
     ),
-    "matches/<int:pk>/postmatch/mvp/": (
+    "matches/<id:pk>/postmatch/mvp/": (
         "405 405 405 405 405 405 405 405 405 405",
         "404 404 302 302 302 302 302 302 404 404",
     ),
-    "matches/<int:pk>/postmatch/journeymen/<int:player_id>/hire/": (
+    "matches/<id:pk>/postmatch/journeymen/<id:player_id>/hire/": (
         "405 405 405 405 405 405 405 405 405 405",
         "404 404 403 403 403 403 302 403 404 404",
     ),
-    "matches/advancements/<int:pk>/": (
+    "matches/advancements/<id:pk>/": (
         "404 404 200 200 200 200 200 200 404 404",
         "404 404 403 403 403 403 302 403 404 404",
     ),
@@ -258,15 +258,15 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login 200 200 200 200 200 200 200 200 200",
         "login 200 200 200 200 200 200 200 200 200",
     ),
-    "matches/<int:pk>/deadlines/": (
+    "matches/<id:pk>/deadlines/": (
         "403 403 200 200 200 200 200 200 403 403",
         "403 403 200 200 200 200 200 200 403 403",
     ),
-    "matches/<int:pk>/standing-orders/": (
+    "matches/<id:pk>/standing-orders/": (
         "login 403 403 200 200 200 200 200 403 403",
         "login 403 403 200 200 200 200 200 403 403",
     ),
-    "matches/<int:pk>/vacation/": (
+    "matches/<id:pk>/vacation/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 302 302 302 302 403 403 403",
     ),
@@ -274,23 +274,23 @@ MATRIX: dict[str, tuple[str, str]] = {
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "api/matches/<int:pk>": (
+    "api/matches/<id:pk>": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "api/matches/<int:pk>/events": (
+    "api/matches/<id:pk>/events": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "api/matches/<int:pk>/declare": (
+    "api/matches/<id:pk>/declare": (
         "405 405 405 405 405 405 405 405 405 405",
         "401 400 400 400 400 400 400 400 400 400",
     ),
-    "api/matches/<int:pk>/options": (
+    "api/matches/<id:pk>/options": (
         "404 404 403 409 409 200 200 403 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "api/matches/<int:pk>/decide": (
+    "api/matches/<id:pk>/decide": (
         "405 405 405 405 405 405 405 405 405 405",
         "401 400 400 400 400 400 400 400 400 400",
     ),
@@ -302,19 +302,19 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login 403 403 403 403 403 403 200 200 200",
         "login 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/disputes/": (
+    "matches/<id:pk>/disputes/": (
         "404 404 200 200 200 200 200 200 404 404",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "matches/<int:pk>/disputes/raise/": (
+    "matches/<id:pk>/disputes/raise/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 404 302 302 302 302 302 302 404 404",
     ),
-    "matches/<int:pk>/disputes/<int:dispute_id>/rule/": (
+    "matches/<id:pk>/disputes/<id:dispute_id>/rule/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 404 403 403 403 403 403 302 404 404",
     ),
-    "matches/<int:pk>/control/<str:action>/": (
+    "matches/<id:pk>/control/<str:action>/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 404 403 403 403 403 403 302 404 404",
     ),
@@ -326,48 +326,48 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login 403 403 403 403 403 403 200 200 200",
         "login 403 403 403 403 403 403 200 200 200",
     ),
-    "leagues/<int:league_id>/": (
+    "leagues/<id:league_id>/": (
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "leagues/<int:league_id>/edit/": (
+    "leagues/<id:league_id>/edit/": (
         "login 403 403 403 403 403 403 200 403 403",
         "login 403 403 403 403 403 403 200 403 403",
     ),
-    "leagues/<int:league_id>/join/": (
+    "leagues/<id:league_id>/join/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "leagues/<int:league_id>/schedule/": (
+    "leagues/<id:league_id>/schedule/": (
         "login 403 403 403 403 403 403 200 403 403",
         "login 403 403 403 403 403 403 302 403 403",
     ),
-    "leagues/<int:league_id>/schedule/round-robin/": (
+    "leagues/<id:league_id>/schedule/round-robin/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
     # -- the 3-LIVE-BB companion: the league's GM referees; a phone's secret link is its key
-    "leagues/<int:league_id>/live/new/": (
+    "leagues/<id:league_id>/live/new/": (
         "login 302 302 302 302 302 302 200 302 302",
         "login 302 302 302 302 302 302 200 302 302",
     ),
-    "leagues/<int:league_id>/live/counts/": (
+    "leagues/<id:league_id>/live/counts/": (
         "405 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "live/<int:pk>/": (
+    "live/<id:pk>/": (
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "live/<int:pk>/act/<slug:action>/": (
+    "live/<id:pk>/act/<slug:action>/": (
         "405 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
     ),
-    "live/<int:pk>/phone/<str:token>/": (
+    "live/<id:pk>/phone/<token:token>/": (
         "404 404 404 404 404 404 404 404 404 404",
         "302 302 302 302 302 302 302 302 302 302",
     ),
-    "fixtures/<int:fixture_id>/start/": (
+    "fixtures/<id:fixture_id>/start/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 403 403 403 403 403 403 302 403 403",
     ),  # -- the admin: only staff enters; a GM sees the leagues, teams and players he runs

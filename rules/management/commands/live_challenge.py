@@ -8,7 +8,11 @@ from rules.live.cli import main
 
 
 class Command(BaseCommand):
-    help = "Resolve one 3-LIVE-BB challenge (LIVE.md): JSON in, one JSON line out; exit 0, 1, 2."
+    help = (
+        "Resolve one 3-LIVE-BB challenge (LIVE.md): JSON in, one JSON line out; exit 0 when "
+        "decided, 1 when a throw is missing, 2 for bad input (a file that is not a challenge, "
+        "not JSON or nested too deep: its reason also in one line on stderr)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help='the challenge as JSON ("-": standard input)')

@@ -8,7 +8,11 @@ from rules.engine.scenario import main
 
 
 class Command(BaseCommand):
-    help = "Run rules scenario files (SCENARIOS.md): one JSON line per file; exit 0, 1 or 2."
+    help = (
+        "Run rules scenario files (SCENARIOS.md): one JSON line per file; exit 0 when all pass, "
+        "1 when an expectation fails, 2 for an invalid file (not a scenario, not JSON or nested "
+        "too deep: one line on stderr each)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", help="scenario files or folders")

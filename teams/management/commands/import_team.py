@@ -50,9 +50,12 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(f"team {team.pk}: value {team.value} gp")
                 return
-        self.stderr.write(f"{options['file']}: the team was not imported:")
-        for problem in problems:
-            self.stderr.write(f"  - {problem}")
+        if len(problems) == 1:  # one line, as for a file that is not JSON
+            self.stderr.write(f"{options['file']}: the team was not imported: {problems[0]}")
+        else:
+            self.stderr.write(f"{options['file']}: the team was not imported:")
+            for problem in problems:
+                self.stderr.write(f"  - {problem}")
         raise SystemExit(1)
 
     def _read(self, name: str, problems: list[str]) -> object:
