@@ -29,7 +29,7 @@ def _secret_key() -> str:
 def check_production_settings(
     app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
 ) -> list[CheckMessage]:
-    if settings.DEBUG:
+    if not settings.PRODUCTION:
         return []
     errors: list[CheckMessage] = []
     secret = _secret_key()

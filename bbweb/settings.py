@@ -12,6 +12,8 @@ from bbweb.env import envbool, envint, envlist, envnetworks, envstr
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = envbool("DJANGO_DEBUG", True)
+# Production as the environment says: test runners set DEBUG to False, never this one.
+PRODUCTION = not DEBUG
 DEV_SECRET_KEY = "dev-only-insecure-key-never-used-in-production-0123456789abcdef"
 # Production needs a real key, REDIS_URL and the site's hosts: bbweb/checks.py refuses to start
 # without them (manage.py, gunicorn, the worker and beat). The image's build (deploy/build.sh)

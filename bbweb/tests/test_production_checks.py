@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEY = "production-check-only:Q7v!rT2#kL9@pW4$zX8%mN1^bC6&hJ3*fD5(gS0)"
 production = override_settings(
     DEBUG=False,
+    PRODUCTION=True,
     SECRET_KEY=GOOD_KEY,
     REDIS_URL="redis://redis:6379/0",
     ALLOWED_HOSTS=["bbweb.example.org"],
@@ -45,7 +46,7 @@ def test_a_short_or_development_secret_key_is_refused() -> None:
 
 
 def test_development_needs_none_of_them() -> None:
-    with override_settings(DEBUG=True, SECRET_KEY="x", REDIS_URL="", ALLOWED_HOSTS=[]):
+    with override_settings(DEBUG=True, PRODUCTION=False, SECRET_KEY="x", REDIS_URL="", ALLOWED_HOSTS=[]):
         assert _ids() == []
 
 
