@@ -11,7 +11,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from bbweb.models import ApiToken
-from matches.api.views import views as api
+from matches.api import views as api
 from matches.models import Match
 from tools import autoplay
 
