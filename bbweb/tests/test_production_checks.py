@@ -46,7 +46,9 @@ def test_a_short_or_development_secret_key_is_refused() -> None:
 
 
 def test_development_needs_none_of_them() -> None:
-    with override_settings(DEBUG=True, PRODUCTION=False, SECRET_KEY="x", REDIS_URL="", ALLOWED_HOSTS=[]):
+    with override_settings(
+        DEBUG=True, PRODUCTION=False, SECRET_KEY="x", REDIS_URL="", ALLOWED_HOSTS=[]
+    ):
         assert _ids() == []
 
 
