@@ -1,7 +1,8 @@
 """One digest of many random matches, to show that a change of the code's shape changed no
 result: the engine's whole matches (their events, final states and star player points) and
 matches played through the write path (every event and the stored state), all from fixed seeds.
-``manage.py random_digest`` prints both; the same code gives the same digests on any machine."""
+``manage.py random_digest`` prints both; the same code gives the same digests on any machine
+with the same database engine (the served matches are compared on SQLite, the default)."""
 
 import hashlib
 import json

@@ -1,10 +1,10 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection
 
 from bbweb.celery import app
 from tools import bench_http
+from tools.scratch import throwaway_database
 
 
 class Command(BaseCommand):
@@ -29,25 +29,16 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         levels = tuple(int(n) for n in options["levels"].split(","))
-        # Never the real database: a test database (PostgreSQL: NAME_bench; SQLite: a file
-        # beside it) made here and dropped after. The tasks the posts queue go to a queue of
-        # their own, purged after: no worker runs them for matches that no longer exist.
-        name = connection.settings_dict["NAME"]
-        test_name = f"{name}_bench" if connection.vendor != "sqlite" else f"{name}.bench"
-        connection.settings_dict["TEST"] = {
-            **connection.settings_dict.get("TEST", {}),
-            "NAME": test_name,
-        }
+        # The tasks the posts queue go to a queue of their own, purged after: no worker runs
+        # them for matches that no longer exist. gunicorn's processes share the database: on
+        # SQLite a file.
         app.conf.task_default_queue = "bench_http"
-        real_name = connection.creation.create_test_db(
-            verbosity=0, autoclobber=True, serialize=False
-        )
         try:
-            bench_http.run(
-                levels, options["rounds"], options["requests"], options["workers"], self._write
-            )
+            with throwaway_database("bench", sqlite_file=True):
+                bench_http.run(
+                    levels, options["rounds"], options["requests"], options["workers"], self._write
+                )
         finally:
-            connection.creation.destroy_test_db(real_name, verbosity=0)
             with app.connection_for_write() as conn:
                 conn.default_channel.queue_purge("bench_http")
 

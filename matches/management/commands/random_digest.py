@@ -3,10 +3,10 @@ from unittest import mock
 
 from celery.app.task import Task
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import connection
 from django.test.utils import override_settings
 
 from tools import digest
+from tools.scratch import throwaway_database
 
 
 class Command(BaseCommand):
@@ -27,25 +27,13 @@ class Command(BaseCommand):
         )
         if not options["served"]:
             return
-        # Never the real database: a test database (PostgreSQL: NAME_digest) made and dropped
-        # here. Tasks are not sent: a worker would look for matches that no longer exist.
-        if connection.vendor != "sqlite":
-            name = connection.settings_dict["NAME"]
-            connection.settings_dict["TEST"] = {
-                **connection.settings_dict.get("TEST", {}),
-                "NAME": f"{name}_digest",
-            }
-        real_name = connection.creation.create_test_db(
-            verbosity=0, autoclobber=True, serialize=False
-        )
-        try:
-            with (
-                override_settings(ALLOWED_HOSTS=["testserver"]),
-                mock.patch.object(Task, "apply_async"),
-            ):
-                served = digest.served_digest(options["served"])
-        finally:
-            connection.creation.destroy_test_db(real_name, verbosity=0)
+        # Tasks are not sent: a worker would look for matches that no longer exist.
+        with (
+            throwaway_database("digest"),
+            override_settings(ALLOWED_HOSTS=["testserver"]),
+            mock.patch.object(Task, "apply_async"),
+        ):
+            served = digest.served_digest(options["served"])
         self.stdout.write(
             f"services: {served.matches} matches, {served.posts} posts, sha256 {served.sha256}"
         )
