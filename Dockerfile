@@ -9,4 +9,4 @@ RUN --mount=type=cache,target=/root/.cache/pip deploy/build.sh
 RUN useradd --create-home bbweb && chown -R bbweb /app
 USER bbweb
 EXPOSE 8000
-CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "bbweb.wsgi:application"]
+CMD ["gunicorn", "-c", "deploy/gunicorn.conf.py", "bbweb.asgi:application"]

@@ -47,7 +47,7 @@ demo: $(STAMP) messages
 	@echo "bbweb is running at http://127.0.0.1:$(PORT)/ (Ctrl-C stops the web server and the worker)"
 	@trap 'kill 0' INT TERM EXIT; \
 	$(VENV)/bin/celery -A bbweb worker --beat -Q deadlines,celery --loglevel=INFO --concurrency=2 & \
-	$(PY) manage.py runserver 127.0.0.1:$(PORT) --noreload; wait
+	$(VENV)/bin/uvicorn bbweb.asgi:application --host 127.0.0.1 --port $(PORT) --no-access-log; wait
 
 test: $(DEV_STAMP) messages
 	$(PY) manage.py makemigrations --check --dry-run -v 0
@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(PY) manage.py bench
 	$(PY) manage.py bench_matches
 	$(PY) manage.py bench_sweep
+	$(PY) manage.py bench_sweep --banks
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .celery

@@ -9,6 +9,7 @@ class BbwebConfig(AppConfig):
 
     def ready(self) -> None:
         from bbweb import checks  # noqa: F401  (registers the production checks)
+        from bbweb.accounts import login_limits, welcome  # noqa: F401  (their signals)
         from bbweb.converters import IdConverter, TokenConverter
 
         # Before any URLconf is imported: its routes name them. Django refuses to register a

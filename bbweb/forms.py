@@ -1,119 +1,48 @@
-import unicodedata
+from datetime import datetime, timedelta
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-# Names that would pass for the site or its staff in a thread or an e-mail.
-RESERVED = frozenset(
-    (
-        "admin",
-        "administrator",
-        "root",
-        "staff",
-        "system",
-        "bbweb",
-        "gm",
-        "gamemaster",
-        "moderator",
-        "mod",
-        "support",
-        "help",
-        "info",
-        "webmaster",
-        "postmaster",
-        "noreply",
-        "anonymous",
-        "everyone",
-        "all",
-    )
-)
+from bbweb.models import MAX_TOKEN_NAME, MAX_TOKENS_PER_USER, ApiToken
 
-# Letters of other scripts drawn like Latin ones, and digits read as letters: two names with
-# the same skeleton look alike on the page (alice with a Cyrillic a, al1ce, ALICE).
-_LOOK_ALIKE = str.maketrans(
-    {
-        "\u0430": "a",
-        "\u0432": "b",
-        "\u0441": "c",
-        "\u0501": "d",
-        "\u0435": "e",
-        "\u0451": "e",
-        "\u04bb": "h",
-        "\u0456": "l",
-        "\u0457": "l",
-        "\u0458": "j",
-        "\u043a": "k",
-        "\u04cf": "l",
-        "\u043c": "m",
-        "\u043d": "h",
-        "\u043e": "o",
-        "\u0440": "p",
-        "\u051b": "q",
-        "\u0455": "s",
-        "\u0442": "t",
-        "\u0443": "y",
-        "\u0445": "x",
-        "\u051d": "w",
-        "\u03b1": "a",
-        "\u03b2": "b",
-        "\u03b5": "e",
-        "\u03b7": "n",
-        "\u03b9": "l",
-        "\u03ba": "k",
-        "\u03bd": "v",
-        "\u03bf": "o",
-        "\u03c1": "p",
-        "\u03c4": "t",
-        "\u03c5": "u",
-        "\u03c7": "x",
-        "0": "o",
-        "1": "l",
-        "i": "l",
-        "|": "l",
-        "5": "s",
-        "_": "",
-        "-": "",
-        ".": "",
-    }
-)
+LIFETIMES = [
+    ("", _("Never")),
+    ("7", _("In 7 days")),
+    ("30", _("In 30 days")),
+    ("90", _("In 90 days")),
+    ("365", _("In a year")),
+]
 
 
-def skeleton(name: str) -> str:
-    """What a name looks like: NFKC, case and accents folded, look-alike letters merged."""
-    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
-    plain = "".join(c for c in folded if not unicodedata.combining(c))
-    return plain.translate(_LOOK_ALIKE).replace("rn", "m").replace("vv", "w")
+class ApiTokenForm(forms.Form):
+    """A new API token: its name (one of the user's, not yet taken) and when it expires."""
 
+    name = forms.CharField(label=_("Name"), max_length=MAX_TOKEN_NAME, strip=True)
+    lifetime = forms.ChoiceField(label=_("Expires"), choices=LIFETIMES, required=False)
 
-class SignUpForm(UserCreationForm[User]):
-    email = forms.EmailField(
-        label=_("E-mail"), help_text=_("Turn and deadline notices are sent here.")
-    )
+    def __init__(self, user: User, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.user = user
 
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ("username", "email")
-
-    def clean_username(self) -> str:
-        name = unicodedata.normalize("NFKC", super().clean_username() or "")
-        shape = skeleton(name)
-        if shape in {skeleton(r) for r in RESERVED}:
-            raise forms.ValidationError(_("This name is reserved; choose another."))
-        # A list, not .iterator(): a server-side cursor left half-read by any() would be closed
-        # later, in whatever transaction the connection is in by then.
-        taken = User.objects.values_list("username", flat=True)
-        if any(skeleton(existing) == shape for existing in taken):
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"])
+        if ApiToken.objects.filter(user=self.user, name=name).exists():
             raise forms.ValidationError(
-                _("This name looks too much like another coach's; choose another.")
+                _("You already have a token named %(name)s: revoke it or choose another name."),
+                params={"name": name},
             )
         return name
 
-    def clean_email(self) -> str:
-        email = User.objects.normalize_email(self.cleaned_data["email"]).strip()
-        if User.objects.filter(email__iexact=email).exists():
+    def clean(self) -> dict[str, object] | None:
+        if ApiToken.objects.filter(user=self.user).count() >= MAX_TOKENS_PER_USER:
             raise forms.ValidationError(
-                _("An account already uses this e-mail address; log in or reset its password.")
+                _("You have %(count)d tokens, the most one account may have: revoke one first."),
+                params={"count": MAX_TOKENS_PER_USER},
             )
-        return email
+        return super().clean()
+
+    def expires_at(self) -> datetime | None:
+        days = self.cleaned_data.get("lifetime")
+        return timezone.now() + timedelta(days=int(days)) if days else None

@@ -1,8 +1,9 @@
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
@@ -15,6 +16,10 @@ TOKEN_PREFIX = "bbw_"
 # last_used_at says when a token was last used to the minute: written on every request, it
 # cost each of them an UPDATE (polls included).
 LAST_USED_EVERY = timedelta(minutes=1)
+MAX_TOKEN_NAME = 60
+# The API's rate limit counts requests per token: a user's tokens are few, so that making
+# more does not multiply it.
+MAX_TOKENS_PER_USER = 10
 
 
 def _digest(token: str) -> str:
@@ -22,41 +27,71 @@ def _digest(token: str) -> str:
 
 
 class ApiToken(models.Model):
-    """A user's key to the JSON API. Only its SHA-256 is stored: the token itself is shown
-    once, when it is made, and a lost one is replaced, never recovered."""
+    """One of a user's keys to the JSON API, named by its owner. Only its SHA-256 is stored:
+    the token itself is shown once, when it is made, and a lost one is replaced, never
+    recovered. A token past ``expires_at`` opens nothing."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
+    name = models.CharField(_("name"), max_length=MAX_TOKEN_NAME)
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("API token")
         verbose_name_plural = _("API tokens")
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "name"], name="api_token_name_per_user")
+        ]
 
     def __str__(self) -> str:
-        return f"API token of {self.user}"
+        return f"API token {self.name!r} of {self.user}"
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
 
     @classmethod
-    def issue(cls, user: User) -> str:
-        """A new token for the user, replacing any previous one; returns the token."""
+    def issue(cls, user: User, name: str = "API", expires_at: datetime | None = None) -> str:
+        """A new token for the user, beside the others, under ``name`` (a token of that name
+        is replaced); returns the token."""
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         cls.objects.update_or_create(
-            user=user, defaults={"digest": _digest(token), "created_at": timezone.now()}
+            user=user,
+            name=name,
+            defaults={
+                "digest": _digest(token),
+                "created_at": timezone.now(),
+                "last_used_at": None,
+                "expires_at": expires_at,
+            },
         )
         return token
 
     @classmethod
-    def user_for(cls, token: str) -> User | None:
+    def find(cls, token: str) -> "ApiToken | None":
+        """The token's row with its user, expired or not, or None (unknown token, or its user
+        deactivated); notes its use (at most once a minute) when it still opens the API."""
         found = cls.objects.select_related("user").filter(digest=_digest(token)).first()
         if found is None or not found.user.is_active:
             return None
         now = timezone.now()
-        if found.last_used_at is None or now - found.last_used_at >= LAST_USED_EVERY:
+        if not found.expired and (
+            found.last_used_at is None or now - found.last_used_at >= LAST_USED_EVERY
+        ):
             cls.objects.filter(pk=found.pk).update(last_used_at=now)
-        return found.user
+            found.last_used_at = now
+        return found
+
+    @classmethod
+    def user_for(cls, token: str) -> User | None:
+        """The user the token acts for, or None when it opens nothing (expired included)."""
+        found = cls.find(token)
+        return None if found is None or found.expired else found.user
 
 
 class OutboxMessage(models.Model):
@@ -99,24 +134,8 @@ def _a_new_password_ends_the_api_token(
         ApiToken.objects.filter(user_id=instance.pk).delete()
 
 
-class EmailCheck(models.Model):
-    """The e-mail address an account gave at sign-up, and when its link was followed. Until
-    then the account reads and writes nothing for a team or a league. Accounts made by staff
-    or by a command have no check and are trusted as they are."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="email_check"
-    )
-    email = models.EmailField()
-    verified_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("e-mail check")
-        verbose_name_plural = _("e-mail checks")
-
-    def __str__(self) -> str:
-        return f"{self.email} ({'verified' if self.verified_at else 'waiting'})"
-
-
 def email_verified(user: User) -> bool:
-    return not EmailCheck.objects.filter(user=user, verified_at__isnull=True).exists()
+    """Whether the account may act for a team or a league: it confirmed an address (allauth),
+    or gave none (made by staff or a command, trusted as it is)."""
+    addresses = EmailAddress.objects.filter(user_id=user.pk)
+    return addresses.filter(verified=True).exists() or not addresses.exists()

@@ -37,6 +37,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    # The accounts (bbweb/accounts/): sign-up, login, e-mail, passwords, two factors, Discord.
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.discord",
     "bbweb",
     "rules",
     "teams",
@@ -57,7 +63,11 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "matches.notices.zones.ReaderTimeZone",  # every date in the reader's time zone
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "bbweb.accounts.login_limits.DeviceCookie",
+    "bbweb.accounts.second_factor.RequireSecondFactor",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -72,6 +82,7 @@ ROOMS = (
     "thread",
     "gm",
     "league",
+    "history",
     "deadlines",
     "sequence",
     "dashboard",
@@ -139,6 +150,52 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# django-allauth. Enumeration prevention needs mandatory verification: a taken address gets a
+# mail, never a message on the page, and the page is the same as for a free one.
+ACCOUNT_ADAPTER = "bbweb.accounts.adapter.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "bbweb.accounts.adapter.SocialAccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_USERNAME_VALIDATORS = "bbweb.accounts.names.VALIDATORS"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "bbweb: "
+# Failed logins are counted by bbweb/accounts/login_limits.py (per account and address, per
+# address, with the device cookie): allauth's count per account would let anyone lock a coach
+# out. Sign-ups and resets are counted by the site's throttle (bbweb/accounts/views.py).
+ACCOUNT_RATE_LIMITS = {
+    "login": False,
+    "login_failed": False,
+    "signup": False,
+    "reset_password": False,
+    "reset_password_from_key": "20/m/ip",
+    "manage_email": "10/m/user",
+    "change_password": "5/m/user",
+    "confirm_email": "1/3m/key",
+}
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "bbweb"
+# GMs and staff turn on two factors before they rule, edit a league or open the admin.
+BBWEB_REQUIRE_GM_MFA = envbool("BBWEB_REQUIRE_GM_MFA", not DEBUG)
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_EMAIL_VERIFICATION = "mandatory"
+SOCIALACCOUNT_LOGIN_ON_GET = False
+SOCIALACCOUNT_PROVIDERS: dict[str, dict[str, object]] = {}
+if envstr("BBWEB_DISCORD_CLIENT_ID", "") and envstr("BBWEB_DISCORD_SECRET", ""):
+    SOCIALACCOUNT_PROVIDERS["discord"] = {
+        "APPS": [
+            {
+                "client_id": envstr("BBWEB_DISCORD_CLIENT_ID", ""),
+                "secret": envstr("BBWEB_DISCORD_SECRET", ""),
+            }
+        ],
+        "SCOPE": ["identify", "email"],
+    }
 
 LANGUAGE_CODE = "en"
 # The languages of the seeds' communities: the Spanish forum (000), the Finnish live league
@@ -226,9 +283,20 @@ if not DEBUG:
 
 # Celery: the filesystem broker needs no server; REDIS_URL switches to Redis.
 REDIS_URL = envstr("REDIS_URL", "")
+# Live push (bbweb/push.py, matches/stream/): through Redis pub/sub with REDIS_URL, else within
+# the one process. A person's open streams (tabs) per process; a comment every so many seconds
+# keeps an idle stream open through proxies; a person's stream follows at most so many matches.
+BBWEB_STREAMS_PER_PERSON = envint("BBWEB_STREAMS_PER_PERSON", 12)
+BBWEB_STREAM_HEARTBEAT_SECONDS = envint("BBWEB_STREAM_HEARTBEAT_SECONDS", 20)
+BBWEB_PERSON_STREAM_MATCHES = envint("BBWEB_PERSON_STREAM_MATCHES", 200)
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 120)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 100)
 RETRY_MAX_SECONDS = 300  # the longest wait between two tries of a task (matches.tasks)
+# League webhooks (matches.services.hooks): in production a hook may not post to a private or
+# loopback address, lest a GM reach the server's own network through it.
+HOOKS_ALLOW_PRIVATE = envbool("BBWEB_HOOKS_ALLOW_PRIVATE", DEBUG)
+HOOKS_TIMEOUT_SECONDS = 5
+HOOKS_FAILURE_LIMIT = 10  # failed tries in a row that switch a hook off
 VISIBILITY_TIMEOUT = envint("BBWEB_VISIBILITY_TIMEOUT", 600)
 if VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS:
     raise ImproperlyConfigured(
@@ -320,6 +388,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "bbweb.tasks.relay_outbox",
         "schedule": envint("BBWEB_OUTBOX_SECONDS", 2),
     },
+    "send-digests": {"task": "matches.tasks.send_digests", "schedule": 3600},
 }
 
 LOGGING = {

@@ -24,8 +24,9 @@ from bbweb import clientip
 log = logging.getLogger(__name__)
 
 LIMITS: dict[str, tuple[int, int]] = {
-    "login_user": (5, 15 * 60),  # wrong passwords for one username
+    "login_pair": (10, 15 * 60),  # wrong passwords for one account from one address
     "login_ip": (20, 15 * 60),  # wrong passwords from one address
+    "login_device": (10, 15 * 60),  # wrong passwords from a browser that logged in before
     "signup_ip": (5, 60 * 60),
     "reset_ip": (5, 60 * 60),
     "reset_email": (3, 60 * 60),  # reset mails to one address

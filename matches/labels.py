@@ -32,6 +32,7 @@ ACTIONS: dict[str, Promise] = {
     "dispute_raised": _("Dispute raised"),
     "blitz_contest": _("Blitz contest"),
     "vacation": _("A coach is away on holiday"),
+    "bank_ran_out": _("A time bank ran out"),
     "closed": _("The match is closed; its dice seed is revealed"),
 }
 

@@ -10,7 +10,15 @@ from django.db import DatabaseError
 
 from bbweb import outbox
 from matches import services
+from matches.notices import digest, hooks
 from matches.notices import emails as notifications
+from matches.services.jobs import (
+    NOTIFY,
+    NOTIFY_DECISION,
+    NOTIFY_MENTIONS,
+    NOTIFY_TURN,
+    REMIND,
+)
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +35,7 @@ def sweep_deadlines() -> int:
     budget = services.Budget(SWEEP_BUDGET)
     report = services.sweep(budget=budget)
     sequences = services.expire_sequence_deadlines(budget=budget)
+    services.release_lapsed_notices()
     if report.applied or report.warnings:
         log.info(
             "sweep: %d decisions and %d turns applied, %d warnings",
@@ -72,9 +81,12 @@ NOTICE_TASK: dict[str, Any] = {
 }
 
 
+# Each notice task hands its own call to the notice's row (``resend``): the sweep queues it
+# again when a run died holding the notice and no retry came back.
 @shared_task(**NOTICE_TASK)
 def notify(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
-    return notifications.send(kind, match_id, actors, key, context)
+    resend = (NOTIFY, [kind, match_id, actors, key, context])
+    return notifications.send(kind, match_id, actors, key, context, resend)
 
 
 @shared_task(bind=True, **NOTICE_TASK)
@@ -82,16 +94,49 @@ def notify_decision(self: Task, decision_id: int) -> None:
     """Comes back once the decision has waited long enough (a coach answering on the page
     hears nothing); run eagerly, nothing could come back, so it does not wait."""
     eager = bool(self.request.is_eager)
-    wait = notifications.decision_awaits(decision_id, wait=not eager)
+    wait = notifications.decision_awaits(
+        decision_id, (NOTIFY_DECISION, [decision_id]), wait=not eager
+    )
     if wait is not None:
         raise self.retry(countdown=wait.total_seconds() + 1)
 
 
 @shared_task(**NOTICE_TASK)
-def notify_turn(match_id: int) -> None:
-    notifications.turn_starts(match_id)
+def notify_turn(
+    match_id: int, half: int | None = None, team: str | None = None, turn: int | None = None
+) -> None:
+    """The notice of the team turn named when it was queued (a task queued before turns were
+    named reads the match's turn as it runs)."""
+    if half is None or team is None or turn is None:
+        half, team, turn = notifications.current_turn(match_id)
+    resend = (NOTIFY_TURN, [match_id, half, team, turn])
+    notifications.turn_starts(match_id, half, team, turn, resend)
 
 
 @shared_task(**NOTICE_TASK)
 def notify_mentions(post_id: int) -> None:
-    notifications.mentioned(post_id)
+    notifications.mentioned(post_id, (NOTIFY_MENTIONS, [post_id]))
+
+
+@shared_task(**NOTICE_TASK)
+def remind(user_id: int, match_id: int, deadline: str, hours: int) -> int:
+    """One of the reminders a person chose before a deadline of theirs."""
+    resend = (REMIND, [user_id, match_id, deadline, hours])
+    key = services.reminder_key(match_id, deadline, hours)
+    return notifications.remind(user_id, match_id, deadline, hours, key, resend)
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, time_limit=60, soft_time_limit=50)
+def deliver_hook(self: Task, hook_id: int) -> None:
+    """Send a league webhook's waiting deliveries, in order; comes back after a wait that
+    doubles with each failure in a row (the hook switches itself off after
+    HOOKS_FAILURE_LIMIT of them, so this ends). Run eagerly, nothing could come back."""
+    wait = hooks.deliver(hook_id)
+    if wait is not None and not self.request.is_eager:
+        raise self.retry(countdown=wait, max_retries=None)
+
+
+@shared_task(acks_late=True, ignore_result=True, time_limit=600, soft_time_limit=540)
+def send_digests() -> int:
+    """Beat runs this every hour: the daily digests of those whose hour it is."""
+    return digest.send_digests()

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db.models import ForeignKey, QuerySet
+from django.db.models import ForeignKey, Q, QuerySet
 from django.forms import ModelChoiceField
 from django.http import HttpRequest
 
@@ -36,7 +36,13 @@ def _scoped_choice(
     if model in _GM_OF:
         kwargs["queryset"] = model._default_manager.filter(**{_GM_OF[model]: user.pk})
         kwargs["required"] = True
-    elif model is get_user_model() and db_field.model is League:
+    elif model is get_user_model() and db_field.model is Invitation:
+        # a GM invites the people of their leagues, and reads no other account's name
+        in_leagues = Q(teams_captained__league__gm=user.pk) | Q(teams_as_rival__league__gm=user.pk)
+        kwargs["queryset"] = model._default_manager.filter(in_leagues).distinct()
+    elif model is get_user_model() and db_field.model in (League, Team):
+        # a league's GM is its maker; a team's captain too: nobody else is made one without
+        # their consent (a rival joins by accepting an invitation)
         kwargs["queryset"] = model._default_manager.filter(username=user.get_username())
     return kwargs
 
@@ -122,17 +128,25 @@ class LeagueAdmin(_GameMasterAdmin):
 class TeamAdmin(_GameMasterAdmin):
     league_path = "league__gm"
     list_display = ["name", "race", "league", "captain", "rival", "captain_treasury"]
-    list_filter = ["league", "race"]
+    # the filter names only the leagues of the rows shown: a GM never reads another's leagues
+    list_filter = [("league", admin.RelatedOnlyFieldListFilter), "race"]
     search_fields = ["name", "captain__username", "rival__username"]
     raw_id_fields = ["captain", "rival"]
     inlines = [PlayerInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """A GM names no coach: a team's captain is who made it, its rival who accepted an
+        invitation (the Invitations page sends one)."""
+        if getattr(request.user, "is_superuser", False):
+            return super().get_readonly_fields(request, obj)
+        return ["rival"] if obj is None else ["captain", "rival"]
 
 
 @admin.register(Player)
 class PlayerAdmin(_GameMasterAdmin):
     league_path = "team__league__gm"
     list_display = ["name", "number", "team", "position", "side", "status", "spp"]
-    list_filter = ["status", "side", "team__league"]
+    list_filter = ["status", "side", ("team__league", admin.RelatedOnlyFieldListFilter)]
     search_fields = ["name", "team__name"]
     list_select_related = ["team"]
 
@@ -142,6 +156,15 @@ class InvitationAdmin(_GameMasterAdmin):
     league_path = "team__league__gm"
     list_display = ["team", "user", "status", "created_at"]
     list_filter = ["status"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Only the invited coach answers (on the home page or My teams): a GM sends an
+        invitation and may withdraw it (delete), never accept it for them."""
+        if getattr(request.user, "is_superuser", False):
+            return super().get_readonly_fields(request, obj)
+        return (
+            ["status", "answered_at"] if obj is None else ["team", "user", "status", "answered_at"]
+        )
 
 
 @admin.register(MoveProposal)

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -36,6 +37,14 @@ class League(models.Model):
         APPROVED = "approved", _("The captain approves each")
         FREE = "free", _("Either side uses them freely")
 
+    class Clock(models.TextChoices):
+        DEADLINES = "deadlines", _("Fixed deadlines for each turn and decision")
+        BANK = "bank", _("A time bank for each side")
+
+    class BankRunOut(models.TextChoices):
+        DEFAULTS = "defaults", _("The defaults apply, as when a deadline passes")
+        GM = "gm", _("The match is paused until the GM rules")
+
     name = models.CharField(_("name"), max_length=100, unique=True)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -69,7 +78,32 @@ class League(models.Model):
         choices=RivalRerolls.choices,
         default=RivalRerolls.APPROVED,
     )
-    vacation_days = models.PositiveSmallIntegerField(_("vacation days per season"), default=7)
+    clock = models.CharField(
+        _("clock"), max_length=10, choices=Clock.choices, default=Clock.DEADLINES
+    )
+    bank_hours = models.PositiveSmallIntegerField(
+        _("time bank of each side for a match (hours)"),
+        default=72,
+        validators=[MinValueValidator(1)],
+        help_text=_("With the time bank: each side's bank runs only while that side must act."),
+    )
+    bank_increment_hours = models.PositiveSmallIntegerField(
+        _("time added to each side's bank every turn of its team (hours)"), default=12
+    )
+    bank_run_out = models.CharField(
+        _("when a time bank runs out"),
+        max_length=10,
+        choices=BankRunOut.choices,
+        default=BankRunOut.DEFAULTS,
+    )
+    vacation_days = models.PositiveSmallIntegerField(
+        _("vacation days per season"),
+        default=7,
+        help_text=_(
+            "Each coach's allowance for a calendar year: a vacation stops that coach's "
+            "deadlines and time banks."
+        ),
+    )
     points_win = models.SmallIntegerField(_("points for a win"), default=3)
     points_draw = models.SmallIntegerField(_("points for a draw"), default=1)
     points_loss = models.SmallIntegerField(_("points for a loss"), default=0)
@@ -96,6 +130,12 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(rival_rerolls__in=["approved", "free"]),
                 name="league_rival_rerolls_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(clock__in=["deadlines", "bank"])
+                & Q(bank_run_out__in=["defaults", "gm"])
+                & Q(bank_hours__gt=0),
+                name="league_clock_valid",
             ),
         ]
 
@@ -215,6 +255,7 @@ class Player(models.Model):
         ACTIVE = "active", _("Active")
         DEAD = "dead", _("Dead")
         RETIRED = "retired", _("Retired")
+        FIRED = "fired", _("Fired")
         JOURNEYMAN = "journeyman", _("Journeyman")
 
     ON_ROSTER = (Status.ACTIVE, Status.JOURNEYMAN)
@@ -255,7 +296,7 @@ class Player(models.Model):
             ),
             models.CheckConstraint(condition=Q(side__in=rosters.SIDES), name="player_side_valid"),
             models.CheckConstraint(
-                condition=Q(status__in=["active", "dead", "retired", "journeyman"]),
+                condition=Q(status__in=["active", "dead", "retired", "fired", "journeyman"]),
                 name="player_status_valid",
             ),
         ]
@@ -381,6 +422,13 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} -> {self.user}"
+
+    @classmethod
+    def pending_for(cls, user: AbstractBaseUser) -> "models.QuerySet[Invitation]":
+        """The invitations waiting for the user's answer, with their team and its captain."""
+        return cls.objects.filter(user=user, status=cls.Status.PENDING).select_related(
+            "team", "team__captain"
+        )
 
 
 class MoveProposal(models.Model):

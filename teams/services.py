@@ -333,7 +333,7 @@ def fire_player(actor: Actor, player: Player) -> None:
     _check_not_frozen(_lock(player.team))
     player.refresh_from_db()
     _check_on_roster(player)
-    player.status = Player.Status.RETIRED
+    player.status = Player.Status.FIRED
     player.save(update_fields=["status"])
     MoveProposal.objects.filter(player=player, status=MoveProposal.Status.PENDING).update(
         status=MoveProposal.Status.REFUSED, answered_at=timezone.now()

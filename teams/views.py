@@ -74,9 +74,7 @@ def my_teams(request: HttpRequest) -> HttpResponse:
     assert isinstance(user, User)  # login_required
     context = {
         "teams": _teams().filter(Q(captain=user) | Q(rival=user)),
-        "invitations": Invitation.objects.filter(
-            user=user, status=Invitation.Status.PENDING
-        ).select_related("team", "team__captain"),
+        "invitations": Invitation.pending_for(user),
         "moves": MoveProposal.objects.filter(
             player__team__rival=user, status=MoveProposal.Status.PENDING
         ).select_related("player", "player__team"),

@@ -10,6 +10,7 @@ processes (in nanoseconds) before and after each phase, and divided by that phas
 
 import http.client
 import os
+import queue
 import random
 import secrets
 import statistics
@@ -25,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 
@@ -44,22 +45,75 @@ KINDS = (
     "floor read",
     "page floor",
     "poll",
+    "JSON read",
     "match page",
+    "poll after a change",
+    "page after a move",
+    "page 50 posts",
+    "page 500 posts",
 )
 FLOOR_OF = {
     "declaration": "floor write",
     "decision": "floor write",
     "page floor": "floor read",
     "poll": "floor read",
+    "JSON read": "floor read",
     "match page": "floor read",
+    "poll after a change": "floor read",
+    "page after a move": "floor read",
+    "page 50 posts": "floor read",
+    "page 500 posts": "floor read",
 }
-SECOND_FLOOR_OF = {"match page": "page floor"}  # what the page costs beyond any HTML page
+# What a page costs beyond any HTML page.
+SECOND_FLOOR_OF = {
+    kind: "page floor"
+    for kind in ("match page", "page after a move", "page 50 posts", "page 500 posts")
+}
+# The matches with a long thread every client reads as a spectator (the page at 50 and at 500
+# posts, cached), and the one moved in this process before each "after a move" request, so
+# that gunicorn's CPU is the reading alone.
+LONG_THREADS = (50, 500)
+MOVED = 500
 REQUESTS_PER_ROUND = 3  # of each kind, per client, at the levels of few clients
 TICK = os.sysconf("SC_CLK_TCK")
 
 
 class ServerError(Exception):
     pass
+
+
+class Mover:
+    """Moves a match for the clients, one move at a time on one thread, so one connection to
+    the database (a thread of each client's would hold one each, fifty at the top level)."""
+
+    def __init__(self) -> None:
+        self.asked: queue.Queue[tuple[int, queue.Queue[int]] | None] = queue.Queue()
+        self.rng = random.Random(7)
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def move(self, match_id: int) -> int:
+        """One post on the match, a move while it is in play: the version before it."""
+        answer: queue.Queue[int] = queue.Queue()
+        self.asked.put((match_id, answer))
+        return answer.get()
+
+    def stop(self) -> None:
+        self.asked.put(None)
+        self.thread.join()
+
+    def _serve(self) -> None:
+        try:
+            while (asked := self.asked.get()) is not None:
+                match_id, answer = asked
+                before = Match.objects.values_list("version", flat=True).get(pk=match_id)
+                try:
+                    autoplay.fill(match_id, 1, self.rng, chat_share=0.0)
+                except services.MatchError:  # a declaration the engine refuses: chat instead
+                    autoplay.chat(match_id, self.rng)
+                answer.put(before)
+        finally:
+            connections.close_all()
 
 
 @dataclass
@@ -75,6 +129,16 @@ class Player:
     pending: dict[str, Any] | None = None
     version: int = 0
     posted: list[tuple[int, int]] = field(default_factory=list)  # (match, post number)
+    long: dict[int, int] = field(default_factory=dict)  # posts -> a long thread's match
+    seen: int = 0  # the moved match's version before this client's last move
+
+    mover: "Mover | None" = None
+
+    def prepare(self, kind: str) -> None:
+        """Before an "after" request, untimed and not in gunicorn: a post on the moved match
+        (a move while it is in play), written here; the version before it is the page's."""
+        if kind in ("poll after a change", "page after a move") and self.mover is not None:
+            self.seen = self.mover.move(self.long[MOVED])
 
     def request(
         self, method: str, path: str, body: str | None = None, **headers: str
@@ -128,6 +192,18 @@ class Player:
             return self.request("GET", f"/bench/page/{self.match}", Cookie=self._cookie())[0]
         if kind == "match page":
             return self.request("GET", f"/matches/{self.match}/", Cookie=self._cookie())[0]
+        if kind == "JSON read":
+            path = f"/api/matches/{self.match}"
+            return self.request("GET", path, Authorization=self._bearer())[0]
+        if kind == "poll after a change":
+            path = f"/matches/{self.long[MOVED]}/live/?v={self.seen}"
+            return self.request("GET", path, Cookie=self._cookie())[0]
+        if kind == "page after a move":
+            path = f"/matches/{self.long[MOVED]}/"
+            return self.request("GET", path, Cookie=self._cookie())[0]
+        if kind in ("page 50 posts", "page 500 posts"):
+            path = f"/matches/{self.long[int(kind.split()[1])]}/"
+            return self.request("GET", path, Cookie=self._cookie())[0]
         if kind == "decision":
             if not pending:
                 return None
@@ -167,12 +243,12 @@ class Tally:
     def line(self, kind: str, *floors: "Tally") -> str:
         n = len(self.seconds)
         if not n:
-            return f"  {kind:<12} no request applied"
+            return f"  {kind:<19} no request applied"
         ordered = sorted(self.seconds)
         p99 = ordered[min(n - 1, int(n * 0.99))]
         ratios = [f"{self.cpu_per_request / floor.cpu_per_request:5.2f}x" for floor in floors]
         return (
-            f"  {kind:<12} {n:5d} req {n / self.wall:7.1f} req/s  p50 "
+            f"  {kind:<19} {n:5d} req {n / self.wall:7.1f} req/s  p50 "
             f"{statistics.median(ordered) * 1000:7.1f} ms  p99 {p99 * 1000:7.1f} ms  CPU "
             f"{self.cpu_per_request * 1000:6.2f} ms/req  {' '.join(ratios) or '     '}"
             + (f"  {self.errors} 5xx" if self.errors else "")
@@ -213,6 +289,7 @@ def _phase(server: int, players: list[Player], kind: str, per_client: int, tally
 
     def run(player: Player) -> None:
         for _ in range(per_client):
+            player.prepare(kind)
             start = time.perf_counter()
             status = player.step(kind)
             elapsed = time.perf_counter() - start
@@ -251,6 +328,10 @@ def report(clients: int, tallies: dict[str, Tally]) -> list[str]:
     for kind in KINDS:
         floors = [tallies[f[kind]] for f in (FLOOR_OF, SECOND_FLOOR_OF) if kind in f]
         lines.append(tallies[kind].line(kind, *floors))
+    short, long = (tallies[f"page {n} posts"].cpu_per_request for n in LONG_THREADS)
+    lines.append(
+        f"  the page at {LONG_THREADS[1]} posts / at {LONG_THREADS[0]}: {long / short:.2f}"
+    )
     return lines
 
 
@@ -380,8 +461,22 @@ def start_server(port: int, workers: int, env: dict[str, str]) -> subprocess.Pop
     raise ServerError("gunicorn did not start")
 
 
-def make_players(port: int, count: int) -> list[Player]:
+def long_threads() -> dict[int, int]:
+    """A public match for each length of thread, played and chatted up to that many posts."""
+    rng = random.Random(500)
+    out = {}
+    for posts in LONG_THREADS:
+        match = autoplay.demo_match()
+        autoplay.fill(match.pk, posts - match.posts.count(), rng)
+        out[posts] = match.pk
+    return out
+
+
+def make_players(port: int, count: int, mover: Mover | None = None) -> list[Player]:
+    """Clients of ``count`` demo matches; with a ``mover``, the long threads and the moves
+    that the "after" requests read too (bench_live streams without them)."""
     matches = [autoplay.demo_match() for _ in range(count)]
+    long = long_threads() if mover is not None else {}
     tokens = {user.pk: ApiToken.issue(user) for user in User.objects.all()}
     players = []
     for n, match in enumerate(matches):
@@ -389,7 +484,7 @@ def make_players(port: int, count: int) -> list[Player]:
         client.force_login(match.home_team.captain)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
         by_actor = {actor: tokens[user.pk] for actor, user in autoplay.coaches(match).items()}
-        player = Player(port, match.pk, by_actor, session, random.Random(n))
+        player = Player(port, match.pk, by_actor, session, random.Random(n), long=long, mover=mover)
         player.refresh()
         players.append(player)
     return players
@@ -410,9 +505,10 @@ def run(
     secret_key = secrets.token_urlsafe(50)  # the server's, which signs the sessions made here
     with tempfile.TemporaryDirectory() as static_root:
         server = start_server(port, workers, server_env(port, static_root, secret_key))
+        mover = Mover()
         try:
             with override_settings(SECRET_KEY=secret_key):
-                players = make_players(port, max(levels))
+                players = make_players(port, max(levels), mover)
             write(
                 f"gunicorn ({workers} sync workers, production settings) on "
                 f"{connection.vendor}; load average {os.getloadavg()[0]:.2f} at the start; "
@@ -431,6 +527,7 @@ def run(
                 if any(t.errors for t in tallies.values()):
                     raise ServerError("5xx answers: see the table")
         finally:
+            mover.stop()
             server.terminate()
             server.wait(timeout=30)
     write(f"load average at the end: {os.getloadavg()[0]:.2f}")

@@ -1,8 +1,8 @@
 """The demo matches between the two demo teams, played through the services like any match:
-one in play a few turns in, with some talk in the thread, one played to its end (a
-concession) and closed by the GM, so its seed is revealed (``verify_match`` can check it), and
-the return fixture opened by the GM and waiting in its pre-match (seed 003: the weather rolled,
-the petty cash to decide), for a newcomer to try."""
+one played to its end (a concession) and closed by the GM, so its seed is revealed
+(``verify_match`` can check it), one in play a few turns in, with some talk in the thread, and
+the return fixture on the league's schedule. A team plays one match at a time, so the GM opens
+that fixture (at its pre-match, seed 003) once the match in play has finished."""
 
 import random
 from datetime import timedelta
@@ -24,39 +24,37 @@ KICK_TARGETS = {"home": "H8", "away": "S8"}  # the square kicked to when that te
 
 
 def load_demo_matches(home: Team, away: Team) -> list[Match]:
-    """The match in play, the finished one and the fixture in its pre-match, created unless
-    they exist (safe to run again)."""
+    """The finished match, then the one in play (its line-up taken after the first one's
+    post-match changed the rosters), created unless they exist (safe to run again), and the
+    return fixture scheduled."""
     gm = User.objects.get(username="gm")
     pair = Match.objects.filter(home_team=home, away_team=away)
-    in_play = pair.filter(status=Match.Status.IN_PLAY).first()
-    if in_play is None:
-        in_play = services.create_match(home=home, away=away, gm=gm, league=home.league)
-        play(in_play, random.Random(7), turns=3)
-        _talk(in_play)
     finished = pair.filter(status=Match.Status.FINISHED).first()
     if finished is None:
         finished = services.create_match(home=home, away=away, gm=gm, league=home.league)
         play(finished, random.Random(11), turns=2)
         concede(finished)
-        _settle_post_match(finished)
-    waiting = _fixture_in_its_pre_match(home, away, gm)
-    return [Match.objects.get(pk=m.pk) for m in (in_play, finished, waiting)]
+        settle_post_match(finished)
+    in_play = pair.filter(status=Match.Status.IN_PLAY).first()
+    if in_play is None:
+        in_play = services.create_match(home=home, away=away, gm=gm, league=home.league)
+        play(in_play, random.Random(7), turns=3)
+        _talk(in_play)
+    return_fixture(home, away, gm)
+    return [Match.objects.get(pk=m.pk) for m in (in_play, finished)]
 
 
-def _fixture_in_its_pre_match(home: Team, away: Team, gm: User) -> Match:
-    """The return fixture (the away team at home), opened by the GM as any fixture is: its
-    match waits in the pre-match for the coaches."""
+def return_fixture(home: Team, away: Team, gm: User) -> Fixture:
+    """The return fixture (the away team at home) on the league's schedule."""
     league = home.league
     assert league is not None, "the demo teams play in the demo league"
     fixture = Fixture.objects.filter(league=league, home=away, away=home).first()
     if fixture is None:
         fixture = services.add_fixture(league.pk, gm, round=1, home_id=away.pk, away_id=home.pk)
-    if fixture.match_id is None:
-        return services.start_fixture(fixture.pk, gm)
-    return Match.objects.get(pk=fixture.match_id)
+    return fixture
 
 
-def _settle_post_match(match: Match) -> None:
+def settle_post_match(match: Match) -> None:
     """Nobody answers the post-match steps: each takes its default when its deadline passes
     (winnings kept, MVPs drawn, improvements chosen), and the last one closes the match."""
     later = timezone.now() + timedelta(days=30)

@@ -46,6 +46,8 @@ NOTICE_KEY = "drill:notice"
 PACE = 0.5  # seconds between two posts of a client: the traffic outlasts the broker's outage
 DUMMY_MAIL = "django.core.mail.backends.dummy.EmailBackend"  # the mentions' mail goes nowhere
 REPUBLISH_SECONDS = 15
+WAIT_SECONDS = 180  # for the worker to finish the deadlines and notices
+RESEND_WAIT_SECONDS = 1800  # the most ``--wait-resend`` waits for what is still pending
 
 
 @dataclass
@@ -57,7 +59,9 @@ class Figures:
     notices_due: int = 0
     notices_sent: int = 0
     notices_doubled: int = 0
+    notices_late: int = 0
     notices_lost: int = 0
+    waited_seconds: float = 0.0
     tasks_sent_again: int = 0
     posts_attempted: int = 0
     posts_stored: int = 0
@@ -76,10 +80,14 @@ class Figures:
             f"deadlines: {self.deadlines_created} created, {self.deadlines_applied} applied, "
             f"{self.deadlines_doubled} doubled ({self.worker_kills} worker kills with -9)",
             f"notices: {self.notices_due} due, {self.notices_sent} sent, "
+            f"{self.notices_late} not delivered yet when the drill stopped waiting "
+            f"({self.waited_seconds:.0f} s; their task or claim still pending), "
             f"{self.notices_doubled} doubled (each copy with the notice's one Message-ID: the "
             f"documented window of a kill after the mail server took the mail), "
-            f"{self.notices_lost} lost; {self.tasks_sent_again} outbox tasks sent more than "
-            f"once (a worker killed between a publish and its mark, or a message Redis lost)",
+            f"{self.notices_lost} lost (nothing left that would send them); "
+            f"{self.tasks_sent_again} outbox tasks published again (not done within "
+            f"{REPUBLISH_SECONDS} s: a worker killed, a message Redis lost, or a task that "
+            f"waited its turn on a busy worker; each task is idempotent)",
             f"posts: {self.posts_attempted} attempted, {self.posts_stored} stored, "
             f"{self.posts_doubled} doubled ({self.post_errors} answered with an error and sent "
             f"again; broker down {self.broker_outage_seconds:.0f} s, "
@@ -141,7 +149,13 @@ def _notices_due(match: Match, coaches: list[User], n: int) -> list[tuple[int, s
 
 
 def deadlines_and_notices(
-    figures: Figures, template: Match, env: dict[str, str], broker: str, size: int
+    figures: Figures,
+    template: Match,
+    env: dict[str, str],
+    broker: str,
+    size: int,
+    *,
+    wait_resend: bool = False,
 ) -> None:
     ids = expired_decisions(template, size)
     coaches = [template.home_team.captain, template.away_team.captain]
@@ -172,17 +186,21 @@ def deadlines_and_notices(
         figures.worker_kills += 1 if reached else 0
         faults.after_a_kill(broker)
     worker = faults.Worker(env)
-    faults.wait_for(done, 180)
+    started = time.monotonic()
+    faults.wait_for(done, WAIT_SECONDS)
+    if wait_resend:  # while a task or a claim is pending, the outbox or the sweep sends it
+        faults.wait_for(lambda: done() or not _pending_keys(), RESEND_WAIT_SECONDS)
+    figures.waited_seconds = time.monotonic() - started
     worker.stop()
     smtp.close()
     counts = _deadline_posts()
     figures.deadlines_applied = sum(1 for pk in ids if counts[pk])
     figures.deadlines_doubled = sum(1 for pk in ids if counts[pk] > 1)
-    _count_notices(figures, due, smtp)
+    count_notices(figures, due, smtp)
     figures.tasks_sent_again = OutboxMessage.objects.filter(attempts__gt=1).count()
 
 
-def _count_notices(figures: Figures, due: list[tuple[int, str]], smtp: faults.FakeSmtp) -> None:
+def count_notices(figures: Figures, due: list[tuple[int, str]], smtp: faults.FakeSmtp) -> None:
     notices = {
         f"<notice-{pk}@": (user, key)
         for pk, user, key in Notice.objects.filter(key__startswith=NOTICE_KEY).values_list(
@@ -198,7 +216,20 @@ def _count_notices(figures: Figures, due: list[tuple[int, str]], smtp: faults.Fa
     # Every mail counts here, the deadlines' own notices too (the held one may be one of them).
     every = Counter(message_id for message_id, _to in smtp.received)
     figures.notices_doubled = sum(n - 1 for n in every.values() if n > 1)
-    figures.notices_lost = sum(1 for one in due if not copies[one])
+    pending = _pending_keys()
+    missing = [(user, key) for user, key in due if not copies[(user, key)]]
+    figures.notices_late = sum(1 for _user, key in missing if key in pending)
+    figures.notices_lost = len(missing) - figures.notices_late
+
+
+def _pending_keys() -> set[str]:
+    """The drill's notices something will still send: a notice task in the outbox that has not
+    run to its end (the relay publishes it again), or a notice claimed or unsent (its task
+    retries, or the sweep queues it again once its lease ends)."""
+    tasks = OutboxMessage.objects.filter(task="matches.tasks.notify", done_at__isnull=True)
+    keys = {str(args[3]) for args in tasks.values_list("args", flat=True)}
+    unsent = Notice.objects.filter(key__startswith=NOTICE_KEY, sent=False)
+    return (keys | set(unsent.values_list("key", flat=True))) - {""}
 
 
 # -- 2. posts under a broker outage and dropped connections -----------------------------------

@@ -225,9 +225,9 @@ def test_a_sign_up_with_a_nul_in_any_field_is_refused(db: None, field: str) -> N
 @pytest.mark.parametrize("encoded", ["%00", PERCENT_SURROGATE])
 def test_a_login_with_a_nul_or_surrogate_in_the_username_is_refused(db: None, encoded: str) -> None:
     User.objects.create_user("alice", password="a long enough secret 42")
-    body = f"username=alice{encoded}&password=a+long+enough+secret+42"
+    body = f"login=alice{encoded}&password=a+long+enough+secret+42"
     stores_nothing(lambda: urlencoded(Client(), reverse("login"), body))
-    clean = "username=alice&password=a+long+enough+secret+42"
+    clean = "login=alice&password=a+long+enough+secret+42"
     assert urlencoded(Client(), reverse("login"), clean).status_code == 302
 
 

@@ -91,12 +91,12 @@ def test_failed_logins_from_one_client_leave_another_client_s_login_working() ->
     attacker = Client(REMOTE_ADDR=PROXY, headers={"x-forwarded-for": "198.51.100.66"})
     attempts = throttle.LIMITS["login_ip"][0] + 1
     answers = [
-        attacker.post(reverse("login"), {"username": f"nobody{n}", "password": "x"}).status_code
+        attacker.post(reverse("login"), {"login": f"nobody{n}", "password": "x"}).status_code
         for n in range(attempts)
     ]
     assert answers == [200] * (attempts - 1) + [429]
     coach = Client(REMOTE_ADDR=PROXY, headers={"x-forwarded-for": "192.0.2.10"})
-    response = coach.post(reverse("login"), {"username": "carol", "password": "right-phrase-1"})
+    response = coach.post(reverse("login"), {"login": "carol", "password": "right-phrase-1"})
     assert response.status_code == 302
     assert "_auth_user_id" in coach.session
 
@@ -110,9 +110,9 @@ def test_an_untrusted_peer_cannot_escape_its_limit_with_forwarded_for(
     attempts = 3
     for n in range(attempts):
         client = Client(REMOTE_ADDR="203.0.113.7", headers={"x-forwarded-for": f"10.0.0.{n}"})
-        client.post(reverse("login"), {"username": f"nobody{n}", "password": "x"})
+        client.post(reverse("login"), {"login": f"nobody{n}", "password": "x"})
     disguised = Client(REMOTE_ADDR="203.0.113.7", headers={"x-forwarded-for": "10.1.1.1"})
-    response = disguised.post(reverse("login"), {"username": "somebody", "password": "x"})
+    response = disguised.post(reverse("login"), {"login": "somebody", "password": "x"})
     assert response.status_code == 429
 
 

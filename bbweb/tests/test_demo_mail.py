@@ -65,9 +65,9 @@ def test_the_printed_confirmation_link_confirms_the_account(console: io.StringIO
     user = User.objects.get(username="newcoach")
     assert not email_verified(user)
 
-    page = client.get(_link_in(printed, "/accounts/verify/"), follow=True)
+    page = client.post(_link_in(printed, "/accounts/confirm-email/"), follow=True)
 
-    assert "Your e-mail address is confirmed." in page.content.decode()
+    assert "You have confirmed" in page.content.decode()
     assert email_verified(user)  # what creating or joining a team asks first
 
 
@@ -75,13 +75,13 @@ def test_the_printed_confirmation_link_confirms_the_account(console: io.StringIO
 def test_the_printed_reset_link_sets_a_new_password(console: io.StringIO) -> None:
     User.objects.create_user("carol", email="carol@example.org", password="old-phrase-1")
     client = Client()
-    response = client.post(reverse("password_reset"), {"email": "carol@example.org"})
+    response = client.post(reverse("account_reset_password"), {"email": "carol@example.org"})
     assert response.status_code == 302
 
-    form = client.get(_link_in(console.getvalue(), "/accounts/reset/"), follow=True)
-    assert form.status_code == 200 and "new_password1" in form.content.decode()
+    form = client.get(_link_in(console.getvalue(), "/accounts/password/reset/key/"), follow=True)
+    assert form.status_code == 200 and "password1" in form.content.decode()
     done = client.post(
-        form.redirect_chain[-1][0], {"new_password1": PASSPHRASE, "new_password2": PASSPHRASE}
+        form.redirect_chain[-1][0], {"password1": PASSPHRASE, "password2": PASSPHRASE}
     )
 
     assert done.status_code == 302

@@ -11,7 +11,13 @@ from django.conf import settings
 
 MANAGE = Path(settings.BASE_DIR) / "manage.py"
 # command: the exit status its help documents for a file it cannot read
-COMMANDS = {"verify_match": 1, "import_team": 1, "live_challenge": 2, "scenario": 2}
+COMMANDS = {
+    "verify_match": 1,
+    "import_team": 1,
+    "import_league": 1,
+    "live_challenge": 2,
+    "scenario": 2,
+}
 FILES = {
     "nested": ("[" * 100_000 + "]" * 100_000).encode(),
     "malformed": b'{"events": [1, 2,',

@@ -25,21 +25,23 @@ def carol() -> User:
 
 
 def _login(client: Client, password: str) -> int:
-    data = {"username": "carol", "password": password}
+    data = {"login": "carol", "password": password}
     return int(client.post(reverse("login"), data).status_code)
 
 
-def test_wrong_passwords_lock_the_username_even_for_the_right_one(carol: User) -> None:
+def test_wrong_passwords_lock_the_account_from_that_address_for_a_new_browser(
+    carol: User,
+) -> None:
     client = Client()
-    limit = throttle.LIMITS["login_user"][0]
+    limit = throttle.LIMITS["login_pair"][0]
     assert [_login(client, f"wrong-{n}") for n in range(limit)] == [200] * limit
-    response = client.post(reverse("login"), {"username": "carol", "password": "right-phrase-1"})
+    response = client.post(reverse("login"), {"login": "carol", "password": "right-phrase-1"})
     assert response.status_code == 429
-    assert 0 < int(response["Retry-After"]) <= throttle.LIMITS["login_user"][1] + 1
+    assert 0 < int(response["Retry-After"]) <= throttle.LIMITS["login_pair"][1] + 1
     assert "Too many attempts. Try again in 15 minutes." in response.content.decode()
     assert "_auth_user_id" not in client.session
     spanish = Client(headers={"accept-language": "es"})
-    page = spanish.post(reverse("login"), {"username": "carol", "password": "right-phrase-1"})
+    page = spanish.post(reverse("login"), {"login": "carol", "password": "right-phrase-1"})
     assert "Demasiados intentos. Vuelve a intentarlo dentro de 15 minutos." in page.content.decode()
 
 
@@ -71,9 +73,9 @@ def test_sign_ups_from_one_address_are_limited() -> None:
 def test_password_reset_mails_to_one_address_are_limited(carol: User) -> None:
     limit = throttle.LIMITS["reset_email"][0]
     for _ in range(limit):
-        response = Client().post(reverse("password_reset"), {"email": "carol@example.org"})
+        response = Client().post(reverse("account_reset_password"), {"email": "carol@example.org"})
         assert response.status_code == 302
-    response = Client().post(reverse("password_reset"), {"email": "CAROL@example.org"})
+    response = Client().post(reverse("account_reset_password"), {"email": "CAROL@example.org"})
     assert response.status_code == 429 and int(response["Retry-After"]) > 0
     assert len(mail.outbox) == limit
 

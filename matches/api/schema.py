@@ -31,7 +31,7 @@ _REF = "#/components/schemas/"
 _ERRORS = {
     400: "malformed, bad_text (a NUL, a lone surrogate or bytes not UTF-8 anywhere in the "
     "request), or refused by the rules: too_far, path_illegal, blitz_used, choice_illegal...",
-    401: "not_authenticated, bad_token",
+    401: "not_authenticated, bad_token, token_expired",
     403: "not_your_player, not_captain, csrf_failed",
     404: "no_match (also a private match you may not see), no_route",
     405: "method_not_allowed; the Allow header names the method",
@@ -96,8 +96,25 @@ SCHEMA: dict[str, Any] = {
             "get": {
                 "operationId": "getMatch",
                 "summary": "The match: its state, what is pending, its version",
-                "parameters": [_ID],
-                "responses": {"200": _json("Match", "The match"), **_errors(401, 404)},
+                "description": (
+                    "Answered with an ETag: sent back in If-None-Match, it brings 304 Not "
+                    "Modified and no body while the match is as it was."
+                ),
+                "parameters": [
+                    _ID,
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "description": "The ETag of the match as last read.",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": _json("Match", "The match"),
+                    "304": {"description": "Unchanged since the ETag sent"},
+                    **_errors(401, 404),
+                },
             }
         },
         "/api/matches/{id}/events": {

@@ -5,6 +5,7 @@ user's API token in ``Authorization: Bearer <token>`` (no cookie is involved, so
 Errors are ``{"error": code, "message": text}``; a refused request changes nothing.
 """
 
+import hashlib
 import json
 from collections.abc import Callable
 from functools import wraps
@@ -13,6 +14,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
 from django.views.decorators.csrf import csrf_exempt
 
 from bbweb import throttle
@@ -32,6 +35,7 @@ View = Callable[..., HttpResponse]
 HTTP_STATUS = {
     "not_authenticated": 401,
     "bad_token": 401,
+    "token_expired": 401,
     "csrf_failed": 403,
     "not_your_player": 403,
     "not_captain": 403,
@@ -79,16 +83,23 @@ def _user(request: HttpRequest) -> AnyUser:
         address = throttle.client_ip(request)
         scheme, _sep, token = header.partition(" ")
         token = token.strip()
-        # One round trip: the address's wrong tokens and this token's requests (a token is
-        # its user's only one, so counting by token counts by user).
+        # One round trip: the address's wrong tokens and this token's requests (a user has
+        # few tokens: bbweb.models.MAX_TOKENS_PER_USER).
         wait = throttle.hit_unless_blocked("bad_token_ip", address, "token", token)
         if wait is not None:
             raise Throttled(wait)
-        user = ApiToken.user_for(token) if scheme.lower() == "bearer" else None
-        if user is None:
+        found = ApiToken.find(token) if scheme.lower() == "bearer" else None
+        if found is None or found.expired:
             throttle.hit("bad_token_ip", address)
+        if found is None:
             raise services.MatchError("bad_token", "The API token is not valid.")
-        return user
+        if found.expires_at is not None and found.expired:
+            raise services.MatchError(
+                "token_expired",
+                f"The API token {found.name!r} expired at {found.expires_at.isoformat()}: "
+                "make a new one on your profile page.",
+            )
+        return found.user
     if request.method == "POST":
         if not request.user.is_authenticated:
             raise services.MatchError("not_authenticated", "Log in or send an API token.")
@@ -204,8 +215,31 @@ def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
 
 
 @api_view("GET")
-def match(request: HttpRequest, user: AnyUser, pk: int) -> JsonResponse:
-    return JsonResponse(match_json(readable_match(pk, user), user))
+def match(request: HttpRequest, user: AnyUser, pk: int) -> HttpResponse:
+    """The match, or 304 when the client's ETag is still the match's: a bot polling an idle
+    match is answered from the row alone."""
+    found = readable_match(pk, user)
+    etag = match_etag(found, user)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        response = JsonResponse(match_json(found, user))
+    response["ETag"] = etag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def match_etag(match: Match, user: AnyUser) -> str:
+    """What the match's JSON is made of and may change without a write to the match: every
+    write moves ``version`` on; a team renamed and who this reader coaches do not."""
+    facts = [
+        match.pk,
+        match.version,
+        match.dice_commitment,
+        match.home_team.name,
+        match.away_team.name,
+        services.actors_for(match, user),
+    ]
+    return quote_etag(hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:32])
 
 
 @api_view("GET")

@@ -6,14 +6,22 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from bbweb.accounts.welcome import NEW_ACCOUNT
 from matches.dashboard.mine import matches_of
+from teams.models import Invitation
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "home.html")
-    return render(request, "home.html", {"mine": matches_of(request.user)})
+    new_account = request.session.pop(NEW_ACCOUNT, False)  # set by the sign-up (bbweb.accounts)
+    context = {
+        "mine": matches_of(request.user),
+        "new_account": new_account,
+        "invitations": Invitation.pending_for(request.user),
+    }
+    return render(request, "home.html", context)
 
 
 @login_required

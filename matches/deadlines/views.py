@@ -49,7 +49,8 @@ def deadline_context(
       them), each with ``user`` and ``ends_at``;
     - ``fouls``: the active team's Foul allowance per side: a list of dicts with ``side``,
       ``used``, ``allowed`` and ``mine`` (the viewer coaches that side);
-    - ``may_take_vacation`` and ``vacation_form``: for a coach of the match in a league.
+    - ``may_take_vacation`` and ``vacation_form``: for a coach of the match in a league;
+    - ``banks``: with the league's time bank, every side's bank (``bank_rows``), else empty.
     """
     state = match.state
     active = state.get("active", "home")
@@ -94,7 +95,27 @@ def deadline_context(
         "fouls": fouls,
         "may_take_vacation": bool(mine) and match.league_id is not None,
         "vacation_form": VacationForm(),
+        "banks": bank_rows(match) if services.uses_bank(match) else [],
     }
+
+
+def bank_rows(match: Match) -> list[dict[str, Any]]:
+    """Each side's bank for the page: ``name``, ``testid``, ``seconds`` left now and ``clock``
+    (H:MM:SS), ``running`` and ``ends_at`` (static/js/banks.js counts down to it)."""
+    names = Names(match)
+    rows = []
+    for bank in services.banks.shown(match, timezone.now()):
+        minutes, seconds = divmod(bank["seconds"], 60)
+        hours, minutes = divmod(minutes, 60)
+        rows.append(
+            bank
+            | {
+                "name": names.actor(bank["actor"]),
+                "testid": "bank-" + bank["actor"].replace(":", "-"),
+                "clock": f"{hours}:{minutes:02}:{seconds:02}",
+            }
+        )
+    return rows
 
 
 def deadlines(request: HttpRequest, pk: int) -> HttpResponse:

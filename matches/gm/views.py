@@ -98,6 +98,7 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     if coaching or is_gm:  # only they see the list of rolls to dispute
         rolls = _latest_live_rolls(match)
     names = Names(match)
+    with_teams = Names(match, with_team=True)  # both rosters in one list
     shown, numbers = _shown_disputes(match, names, is_gm, rolls)
     return {
         "match": match,
@@ -106,7 +107,7 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
         "is_gm": is_gm,
         "dispute_targets": [(e.number, _line(e, names, numbers)) for e in rolls],
         "players": sorted(
-            ((pid, names.player(pid)) for pid in match.lineup),
+            ((pid, with_teams.player(pid)) for pid in match.lineup),
             key=lambda item: (item[0][0] != "h", int(item[0][1:])),
         ),
         "rulings": Dispute.Ruling.choices,
@@ -115,12 +116,11 @@ def disputes_context(request: HttpRequest, match: Match) -> dict[str, Any]:
     }
 
 
-def disputes_summary(request: HttpRequest, match: Match) -> dict[str, Any]:
+def disputes_summary(match: Match, coaching: bool) -> dict[str, Any]:
     """The context of matches/_disputes_summary.html: the match page lists the
     disputes and leads to the disputes page, where they are raised and ruled with the rolls
     in context (the 40 latest rolls and each rewind's preview are read there only)."""
     shown, _numbers = _shown_disputes(match, Names(match), False, [])
-    coaching = bool(services.actors_for(match, request.user))
     return {"match": match, "disputes": shown, "can_dispute": _may_dispute(match, coaching)}
 
 

@@ -1,11 +1,14 @@
-"""Forms of the league: its settings, a fixture by hand and the round-robin generator."""
+"""Forms of the league: its settings, a fixture by hand, the round-robin generator and a
+webhook."""
 
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from matches.models import LeagueHook
 from matches.services import LEAGUE_SETTINGS
 from teams.models import League, Team
 
@@ -37,4 +40,18 @@ class RoundRobinForm(forms.Form):
     )
     days_between = forms.IntegerField(
         label=_("Days between rounds"), min_value=1, max_value=60, initial=7
+    )
+
+
+class HookForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Kind"), choices=LeagueHook.Kind.choices)
+    url = forms.URLField(label=_("Address"), max_length=500, assume_scheme="https")
+    events = forms.MultipleChoiceField(
+        label=_("Events"),
+        choices=LeagueHook.Event.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=LeagueHook.Event.values,
+    )
+    language = forms.ChoiceField(
+        label=_("Language"), choices=settings.LANGUAGES, initial=settings.LANGUAGE_CODE
     )

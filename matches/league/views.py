@@ -1,15 +1,18 @@
 """The league's pages: the list, a league's fixtures, table, leaders and audit, and the GM's
 work on it (create, edit, schedule by hand or by round robin, open a fixture, join)."""
 
+import json
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -17,9 +20,11 @@ from bbweb.models import email_verified
 from bbweb.roles import is_game_master
 from matches import labels, services
 from matches.acting import act, forbidden, form_errors
+from matches.league import archive
 from matches.league.forms import FixtureForm, LeagueForm, RoundRobinForm
 from matches.live import standings as live_standings
-from matches.models import AuditEntry, Fixture, Match
+from matches.models import AuditEntry, Fixture, Match, Season
+from matches.record import season as leagues
 from teams.models import League, Team
 
 
@@ -47,22 +52,58 @@ def league_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _frozen(shown: Season) -> list[tuple[str, list[dict[str, Any]]]]:
+    """A closed season's standings as they were frozen, by division."""
+    divisions: dict[str, list[dict[str, Any]]] = {}
+    for row in shown.table:
+        line = {**row, "url": reverse("teams:detail", args=[row["team"]])}
+        divisions.setdefault(row["division"], []).append(line)
+    return list(divisions.items())
+
+
+def _live(rows: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {**vars(row), "name": row.team.name, "url": row.team.get_absolute_url()} for row in rows
+    ]
+
+
 @require_GET
 def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     league = _league(league_id)
-    season = live_standings.league_season(league)
-    fixtures = league.fixtures.select_related("home", "away", "match")
+    seasons = list(league.seasons.select_related("champion").order_by("number"))
+    shown = seasons[-1] if seasons else None
+    if request.GET.get("season"):
+        shown = next((s for s in seasons if str(s.number) == request.GET["season"]), None)
+        if shown is None:
+            raise Http404("no such season")
+    latest = shown is None or shown == seasons[-1]
+    if shown is None:
+        season = live_standings.league_season(league)
+    elif latest:
+        season = live_standings.league_season(league, of=shown)
+    else:
+        season = leagues.season(league, of=shown)
+    fixtures = (shown.fixtures if shown else league.fixtures).select_related(
+        "home", "away", "match"
+    )
     rounds: dict[int, list[dict[str, Any]]] = {}
     for fixture in fixtures:
         result = season.results.get(fixture.match_id) if fixture.match_id else None
         rounds.setdefault(fixture.round, []).append({"fixture": fixture, "result": result})
     # Matches the GM scheduled outside the fixtures are the league's too.
+    outside = Match.objects.filter(league=league, fixture__isnull=True)
+    if shown is not None:
+        outside = outside.filter(season=shown)
     others = [
         {"match": match, "result": season.results.get(match.pk)}
-        for match in Match.objects.filter(league=league, fixture__isnull=True)
-        .select_related("home_team", "away_team")
-        .order_by("created_at", "pk")
+        for match in outside.select_related("home_team", "away_team").order_by("created_at", "pk")
     ]
+    if shown is not None and not shown.is_open:
+        tables = _frozen(shown)
+    else:
+        tables = [
+            (name, _live(rows)) for name, rows in (season.divisions or {"": season.table}).items()
+        ]
     user = request.user
     joinable = (
         Team.objects.filter(captain=user, league__isnull=True) if user.is_authenticated else []
@@ -70,10 +111,15 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
     context = {
         "league": league,
         "teams": league.teams.select_related("captain", "rival"),
-        "rounds": sorted(rounds.items()),
+        "rounds": [
+            (number, items, any(item["fixture"].knockout for item in items))
+            for number, items in sorted(rounds.items())
+        ],
         "others": others,
-        "table": season.table,
+        "tables": tables,
         "leaders": season.leaders,
+        "seasons": seasons,
+        "shown": shown,
         "is_gm": user.is_authenticated and user.pk == league.gm_id,
         "audit": (
             [
@@ -88,6 +134,23 @@ def league_detail(request: HttpRequest, league_id: int) -> HttpResponse:
         "joinable": joinable,
     }
     return render(request, "leagues/detail.html", context)
+
+
+@login_required
+@require_GET
+def league_export(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The league as one JSON document (matches.league.archive), for its GM only: without the
+    seeds of the matches not finished (their dice to come)."""
+    league = _league(league_id)
+    if request.user.pk != league.gm_id:
+        message = _("Only the league's game master downloads the league.")
+        return forbidden(request, message, reverse("gm:league", args=[league.pk]))
+    doc = archive.export_league(league, with_secret_seeds=False)
+    body = json.dumps(doc, indent=1, ensure_ascii=False, cls=DjangoJSONEncoder)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    filename = f"{slugify(league.name) or 'league'}-{league.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @login_required
@@ -135,6 +198,7 @@ def league_schedule(request: HttpRequest, league_id: int) -> HttpResponse:
     if request.user.pk != league.gm_id:
         return forbidden(request, _("Only the league's game master schedules it."), back)
     form = FixtureForm(request.POST or None, league=league)
+    latest = league.seasons.order_by("-number").first()
     if request.method == "POST":
         if not form.is_valid():
             form_errors(request, form)
@@ -157,7 +221,9 @@ def league_schedule(request: HttpRequest, league_id: int) -> HttpResponse:
         "league": league,
         "form": form,
         "round_robin": RoundRobinForm(),
-        "fixtures": league.fixtures.select_related("home", "away", "match"),
+        "fixtures": (latest.fixtures if latest else league.fixtures).select_related(
+            "home", "away", "match"
+        ),
     }
     return render(request, "leagues/schedule.html", context)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from matches.live import limits
 from rules.live import bomb as bombs
 from rules.live import condition as cond
 from rules.live.challenge import (
@@ -256,10 +257,21 @@ def _other(side: str) -> str:
 # -- the ball and the referee's rulings -----------------------------------------------------------
 
 
-def ruling(state: State, action: str, pid: object) -> Events:
+def _within_limits(limit: str | None, overrule: bool, who: str) -> Events:
+    """Seed 002's limit ``limit`` (None: none broken) refuses the change, unless the referee
+    overrules it: then the overrule is logged."""
+    if limit is None:
+        return []
+    if not overrule:
+        raise LiveError(limit, limits.refusal(limit))
+    return [("overrule", {"limit": limit, "player": who})]
+
+
+def ruling(state: State, action: str, pid: object, *, overrule: bool = False) -> Events:
     idle(state)
     who = known_player(state, pid)
     c = condition(state, who)
+    overruled = _within_limits(limits.ruling_breaks(state, action, who, c), overrule, who)
     events: Events = []
     try:
         if action == "yellow":
@@ -306,7 +318,7 @@ def ruling(state: State, action: str, pid: object) -> Events:
                 "not stand up, and the dead are not treated."
             ),
         ) from None
-    return [("ruling", {"action": action, "player": who}), *events]
+    return [*overruled, ("ruling", {"action": action, "player": who}), *events]
 
 
 def ball_out(state: State) -> Events:
@@ -327,6 +339,7 @@ def start_challenge(
     *,
     dodging: bool = False,
     phones: bool = False,
+    overrule: bool = False,
 ) -> Events:
     """The referee starts a challenge: a bash (the defender bashes back or only dodges), a
     stride (the strider is the defender, the tacklers the attackers), the crowd beating a
@@ -366,6 +379,7 @@ def start_challenge(
         return events
     if purpose in ("bash", "stride") and condition(state, target).lying:
         raise LiveError("lying", _("A player on the ground is kicked, not bashed or tackled."))
+    overruled = _within_limits(limits.challenge_breaks(state, purpose), overrule, target)
     ch: dict[str, Any] = {
         "purpose": purpose,
         "attackers": attackers,
@@ -382,7 +396,7 @@ def start_challenge(
     else:
         ch["kind"] = "group" if len(attackers) > 1 else "levels"
         ch["levels"] = _levels(state, ch)
-    events = []
+    events = overruled
     open(state, ch, phones, events)
     return events
 
@@ -646,6 +660,7 @@ def _consequences(
     elif purpose == "stride":
         if any(out.winner == a for a, out in decided.items()):
             _set(state, target, cond.fall(condition(state, target)), events, "tackled")
+            limits.mark_tackled(state, target)
             if carrier == target:
                 follow.append(hold(target))
     elif purpose == "hold_ball":

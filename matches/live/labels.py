@@ -5,6 +5,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+from matches.live import limits
+
 PHASES = {
     "kickoff": gettext_lazy("Kick-off"),
     "move": gettext_lazy("Move (3 seconds)"),
@@ -139,6 +141,11 @@ def describe(event_type: str, data: dict[str, Any], state: dict[str, Any]) -> st
         return _("End of half %(half)s") % data
     if event_type == "finished":
         return str(_("Full time: %(home)s-%(away)s") % data["score"])
+    if event_type == "overrule":
+        return _("Seed 002 overruled by the referee for %(who)s: %(limit)s") % {
+            "who": who,
+            "limit": limits.NAMES[data["limit"]],
+        }
     if event_type == "ruling":
         return _("Ruling: %(ruling)s for %(who)s") % {
             "ruling": RULINGS[data["action"]],

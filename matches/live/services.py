@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bbweb import push
 from matches.live import game, quick, weapons
 from matches.live.game import LiveError
 from matches.live.models import LiveEvent, LiveMatch
@@ -123,6 +124,7 @@ def _change(
             fields += ["status", "finished_at"]
         match.save(update_fields=fields)
         _append(match, events, key)
+        push.publish("live", match.pk, {"v": match.version})  # its screens, once committed
     return match
 
 
@@ -150,8 +152,13 @@ def do_ball_out(match_id: int, user: AnyUser, key: str = "") -> LiveMatch:
     return _change(match_id, key, game.ball_out, user=user)
 
 
-def do_ruling(match_id: int, user: AnyUser, action: str, player: str, key: str = "") -> LiveMatch:
-    return _change(match_id, key, lambda s: game.ruling(s, action, player), user=user)
+def do_ruling(
+    match_id: int, user: AnyUser, action: str, player: str, key: str = "", *, overrule: bool = False
+) -> LiveMatch:
+    """A ruling; ``overrule``: the referee confirmed he overrules seed 002's limit (logged)."""
+    return _change(
+        match_id, key, lambda s: game.ruling(s, action, player, overrule=overrule), user=user
+    )
 
 
 def do_adjust_level(
@@ -169,13 +176,14 @@ def do_start_challenge(
     *,
     dodging: bool = False,
     phones: bool = False,
+    overrule: bool = False,
     key: str = "",
 ) -> LiveMatch:
     return _change(
         match_id,
         key,
         lambda s: game.start_challenge(
-            s, purpose, attackers, defender, dodging=dodging, phones=phones
+            s, purpose, attackers, defender, dodging=dodging, phones=phones, overrule=overrule
         ),
         user=user,
     )

@@ -32,6 +32,7 @@ def live_results(league: Any) -> list[Result]:
     return results
 
 
-def league_season(league: Any) -> Season:
-    """The league's season as its page shows it: its live matches count when it says so."""
-    return season(league, live_results(league) if league.live_matches_count else ())
+def league_season(league: Any, of: Any = None) -> Season:
+    """The league's (latest) season as its page shows it: its live matches count when it says
+    so."""
+    return season(league, live_results(league) if league.live_matches_count else (), of=of)

@@ -267,7 +267,12 @@ ACTIONS = {
         pk, r.user, r.POST.get("player", ""), key
     ),
     "ruling": lambda r, pk, key: services.do_ruling(
-        pk, r.user, r.POST.get("ruling", ""), r.POST.get("player", ""), key
+        pk,
+        r.user,
+        r.POST.get("ruling", ""),
+        r.POST.get("player", ""),
+        key,
+        overrule=r.POST.get("overrule") == "1",
     ),
     "level": lambda r, pk, key: services.do_adjust_level(
         pk,
@@ -285,6 +290,7 @@ ACTIONS = {
         r.POST.get("defender", ""),
         dodging=r.POST.get("dodging") == "1",
         phones=r.POST.get("phones") == "1",
+        overrule=r.POST.get("overrule") == "1",
         key=key,
     ),
     "throw": lambda r, pk, key: services.do_throw(

@@ -4,8 +4,8 @@ Each notice has a key, unique per coach (it names the notice's kind and match). 
 row with that key is claimed before the mail goes out and marked sent after, each step
 committed, so a second task with the key sends nothing and a failed one is retried (the tasks
 retry with backoff on database and mail errors). Sent once in effect: the one window where a
-mail can go twice, and why, is in ``_deliver``. Each coach chooses the kinds it receives and
-the language they come in (``CoachPreferences``).
+mail can go twice, and why, is in ``_deliver``. Each coach chooses the kinds it receives, the
+language they come in and the time zone of their dates (``CoachPreferences``).
 """
 
 import logging
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -23,14 +24,18 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from bbweb import throttle
 from matches.models import CoachPreferences, Decision, Match, Notice, Post
+from matches.notices import unsubscribe
+from matches.notices.zones import zone_of
 from matches.record.mentions import mentioned as mentioned_in
 from matches.thread.sentences import Names, choice_label
 from matches.verification import receipts
 
 log = logging.getLogger(__name__)
+Resend = tuple[str, list[Any]]  # a task's name and its arguments
 KINDS = ("turn", "decision", "warning", "applied", "contest")
 LEASE = timedelta(seconds=90)  # longer than a notice task's hard time limit (30 s)
 MARK_TRIES = 4
@@ -119,9 +124,18 @@ def _compose(kind: str, match: Match, context: dict[str, Any]) -> tuple[str, str
     )
 
 
-def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[str, Any]) -> int:
+def send(
+    kind: str,
+    match_id: int,
+    actors: list[str],
+    key: str,
+    context: dict[str, Any],
+    resend: Resend | None = None,
+) -> int:
     """Send one kind of notice to the coaches of ``actors``; returns how many e-mails went.
-    Raises ``NotSentYet`` when one could not go now (the others went): the task retries."""
+    Raises ``NotSentYet`` when one could not go now (the others went): the task retries.
+    ``resend``: the task call that sends it again, kept on the notice's row for the sweep (the
+    tasks give theirs; without one the sweep leaves a lapsed claim to the task's retries)."""
     match = Match.objects.select_related("home_team", "away_team").get(pk=match_id)
     users = {u.pk: u for actor in actors for u in recipients_for(match, actor)}
     sent = 0
@@ -130,15 +144,23 @@ def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[st
         preferences = CoachPreferences.objects.filter(user=user).first()
         if preferences is not None and not preferences.wants(kind):
             continue
+        if kind == "warning" and preferences is not None and preferences.reminder_hours:
+            continue  # their own reminders stand for the fixed warnings (``remind``)
+        if preferences is not None and kind in preferences.digest_kinds:
+            _hold_for_digest(user, match, kind, key)
+            continue
         language = preferences.language if preferences else settings.LANGUAGE_CODE
+        zone = zone_of(preferences)
 
-        def compose(language: str = language) -> tuple[str, str]:
-            with translation.override(language):
+        def compose(
+            language: str = language, zone: ZoneInfo = zone, reader: int = user.pk
+        ) -> tuple[str, str]:
+            with translation.override(language), timezone.override(zone):
                 subject, body = _compose(kind, match, context)
-                return subject, body + _receipt_line(match)
+                return subject, body + _receipt_line(match) + unsubscribe.footer(reader, kind)
 
         try:
-            sent += _deliver(user, match, kind, key, compose)
+            sent += _deliver(user, match, kind, key, compose, resend)
         except NotSentYet as why:
             waiting.append(str(why))
     if waiting:
@@ -146,7 +168,9 @@ def send(kind: str, match_id: int, actors: list[str], key: str, context: dict[st
     return sent
 
 
-def decision_awaits(decision_id: int, *, wait: bool = True) -> timedelta | None:
+def decision_awaits(
+    decision_id: int, resend: Resend | None = None, *, wait: bool = True
+) -> timedelta | None:
     """Mail the coach a decision awaits once it has waited ``DECISION_QUIET`` unanswered: a
     coach answering on the page gets no mail for it. Returns how much longer to wait when it
     is too early (the task comes back then), None once done; a decision already answered or
@@ -160,20 +184,81 @@ def decision_awaits(decision_id: int, *, wait: bool = True) -> timedelta | None:
         return DECISION_QUIET - waited
     # The row's default was written by ``services.default_answer``, as the deadline applies it.
     context = {"kind": decision.kind, "default": decision.default}
-    send("decision", decision.match_id, [decision.to], f"decision:{decision_id}", context)
+    key = f"decision:{decision_id}"
+    send("decision", decision.match_id, [decision.to], key, context, resend)
     return None
 
 
-def turn_starts(match_id: int) -> None:
-    match = Match.objects.get(pk=match_id)
-    active = match.state.get("active", "home")
-    half = match.state.get("half", 1)
-    turn = match.state.get("turn", {}).get(active, 0)
-    actors = [f"{active}:captain", f"{active}:rival"]
-    send("turn", match_id, actors, f"turn:{match_id}:{half}:{active}:{turn}", {})
+def remind(
+    user_id: int, match_id: int, deadline: str, hours: int, key: str, resend: Resend | None = None
+) -> int:
+    """One of the reminders a person chose, ``hours`` before their ``deadline``, in their
+    language and time zone, under the notice ``key`` (``services.reminder_key``); 1 when it
+    went. Its notice row was written by the sweep that queued it (``services.send_reminders``):
+    a deadline met or gone by now, or warnings turned off, drops the row unsent."""
+    match = Match.objects.select_related("home_team", "away_team").get(pk=match_id)
+    moment = _still_due(match, deadline)
+    user = User.objects.filter(pk=user_id).first()
+    preferences = CoachPreferences.objects.filter(user_id=user_id).first()
+    if moment is None or user is None or not user.email:
+        Notice.objects.filter(user_id=user_id, key=key, sent=False).delete()
+        return 0
+    if preferences is not None and not preferences.wants("warning"):
+        Notice.objects.filter(user_id=user_id, key=key, sent=False).delete()
+        return 0
+    language = preferences.language if preferences else settings.LANGUAGE_CODE
+    zone = zone_of(preferences)
+
+    def compose() -> tuple[str, str]:
+        with translation.override(language), timezone.override(zone):
+            names = {"match": str(match), "link": _link(match)}
+            subject = ngettext(
+                "bbweb: your deadline in %(match)s is %(count)d hour away",
+                "bbweb: your deadline in %(match)s is %(count)d hours away",
+                hours,
+            ) % {**names, "count": hours}
+            body = _(
+                "If nobody acts before %(deadline)s, the server applies the default. "
+                "The match: %(link)s"
+            ) % {**names, "deadline": _when(moment)}
+            return subject, body + _receipt_line(match) + unsubscribe.footer(user_id, "warning")
+
+    return _deliver(user, match, "warning", key, compose, resend)
 
 
-def mentioned(post_id: int) -> None:
+def _still_due(match: Match, deadline: str) -> datetime | None:
+    """When the deadline falls, while it is still open; None once met or gone."""
+    what, _sep, ref = deadline.partition(":")
+    if what == "decision":
+        return (
+            Decision.objects.filter(pk=int(ref), match=match, answered_at__isnull=True)
+            .values_list("deadline_at", flat=True)
+            .first()
+        )
+    half, team, turn = current_turn(match.pk)
+    if ref != f"{half}:{team}:{turn}" or match.status != Match.Status.IN_PLAY:
+        return None
+    return match.turn_deadline_at
+
+
+def current_turn(match_id: int) -> tuple[int, str, int]:
+    """(half, team, turn) of the match's team turn now."""
+    state = Match.objects.values_list("state", flat=True).get(pk=match_id)
+    team = state.get("active", "home")
+    return state.get("half", 1), team, state.get("turn", {}).get(team, 0)
+
+
+def turn_starts(
+    match_id: int, half: int, team: str, turn: int, resend: Resend | None = None
+) -> None:
+    """The "your turn" notice of the team turn named when it was queued: a retry that runs
+    after the match moved on comes back to that notice (and its claim), not to the turn of the
+    moment."""
+    actors = [f"{team}:captain", f"{team}:rival"]
+    send("turn", match_id, actors, f"turn:{match_id}:{half}:{team}:{turn}", {}, resend)
+
+
+def mentioned(post_id: int, resend: Resend | None = None) -> None:
     post = Post.objects.select_related("match__home_team", "match__away_team", "author").get(
         pk=post_id
     )
@@ -186,9 +271,14 @@ def mentioned(post_id: int) -> None:
     waiting: list[str] = []
     for user in users:
         preferences = CoachPreferences.objects.filter(user=user).first()
+        if preferences is not None and not preferences.wants("mention"):
+            continue
+        if preferences is not None and "mention" in preferences.digest_kinds:
+            _hold_for_digest(user, match, "mention", f"mention:{post_id}")
+            continue
         language = preferences.language if preferences else settings.LANGUAGE_CODE
 
-        def compose(language: str = language) -> tuple[str, str]:
+        def compose(language: str = language, reader: int = user.pk) -> tuple[str, str]:
             with translation.override(language):
                 subject = _("bbweb: %(author)s mentioned you in %(match)s") % {
                     "author": author,
@@ -198,10 +288,11 @@ def mentioned(post_id: int) -> None:
                     "text": post.text,
                     "link": _link(match),
                 } + _receipt_line(match)
+                body += unsubscribe.footer(reader, "mention")
             return subject, body
 
         try:
-            _deliver(user, match, "mention", f"mention:{post_id}", compose)
+            _deliver(user, match, "mention", f"mention:{post_id}", compose, resend)
         except NotSentYet as why:
             waiting.append(str(why))
     if waiting:
@@ -217,7 +308,12 @@ class NotSentYet(Exception):
 
 
 def _deliver(
-    user: User, match: Match, kind: str, key: str, compose: Callable[[], tuple[str, str]]
+    user: User,
+    match: Match,
+    kind: str,
+    key: str,
+    compose: Callable[[], tuple[str, str]],
+    resend: Resend | None,
 ) -> int:
     """Send the notice ``key`` to ``user`` unless it was sent; 1 when this call sent it.
 
@@ -230,15 +326,15 @@ def _deliver(
     for good, after the mail server accepted the mail and before the row is marked leaves the
     row claimed, and once the lease expires a retry sends the mail again. Both copies carry the
     same Message-ID (from the notice's row), which mail servers and clients use to recognise
-    the second as a duplicate. Nothing is ever lost: a claim that is never marked expires.
+    the second as a duplicate. Nothing is ever lost: a claim that is never marked expires, and
+    the sweep queues ``resend`` again for it (``services.release_lapsed_notices``).
     """
-    notice = _claim(user, match, kind, key)
+    notice = _claim(user, match, kind, key, resend)
     if notice is None:
         return 0
     subject, body = compose()
-    message = EmailMessage(
-        subject, body, None, [user.email], headers={"Message-ID": _message_id(notice)}
-    )
+    headers = {"Message-ID": _message_id(notice), **unsubscribe.headers(user.pk, kind)}
+    message = EmailMessage(subject, body, None, [user.email], headers=headers)
     try:
         message.send()
     except OSError as error:  # smtplib's errors are OSErrors
@@ -251,7 +347,27 @@ def _deliver(
     return 1
 
 
-def _claim(user: User, match: Match, kind: str, key: str) -> Notice | None:
+def _hold_for_digest(user: User, match: Match, kind: str, key: str) -> None:
+    """The notice waits for its reader's daily digest (matches.notices.digest), once."""
+    try:
+        with transaction.atomic():
+            Notice.objects.create(user=user, match=match, kind=kind, key=key, digest=True)
+    except IntegrityError:
+        pass  # held or sent before
+
+
+def headline(kind: str, match: Match) -> str:
+    """A notice in one line (its subject), in the language active: a digest lists them."""
+    if kind == "mention":
+        return _("You were mentioned in %(match)s") % {"match": match}
+    return _compose(kind, match, {})[0]
+
+
+def link(match: Match) -> str:
+    return _link(match)
+
+
+def _claim(user: User, match: Match, kind: str, key: str, resend: Resend | None) -> Notice | None:
     """This run's hold on the notice, or None when it was sent; NotSentYet while another run
     holds it."""
     now = timezone.now()
@@ -259,11 +375,17 @@ def _claim(user: User, match: Match, kind: str, key: str) -> Notice | None:
     try:
         with transaction.atomic():
             return Notice.objects.create(
-                user=user, match=match, kind=kind, key=key, sent=False, sending_until=until
+                user=user,
+                match=match,
+                kind=kind,
+                key=key,
+                sent=False,
+                sending_until=until,
+                resend=[resend[0], list(resend[1])] if resend else [],
             )
     except IntegrityError:
         pass  # written before: sent, or being sent, or left by a run that died
-    unsent = Notice.objects.filter(user=user, key=key, sent=False)
+    unsent = Notice.objects.filter(user=user, key=key, sent=False, digest=False)
     if unsent.filter(Q(sending_until__isnull=True) | Q(sending_until__lt=now)).update(
         sending_until=until
     ):

@@ -157,7 +157,10 @@ def _reach_marks(state: MatchState, actor: str, plan: Plan) -> list[dict[str, An
                 continue
             risk = next(name for floor, name in RISK if chance >= floor)
             x, y = pitch.square_xy(sq)
-            marks.append({"square": sq, "x": x, "y": y, "kind": f"reach {risk}", "step": None})
+            odds = f"{round(chance * 100)}%"  # what a screen reader hears of the square
+            marks.append(
+                {"square": sq, "x": x, "y": y, "kind": f"reach {risk}", "step": None, "odds": odds}
+            )
     targets = {"block": po.block, "blitz": po.blitz}.get(plan.action, ())
     for t in targets:
         at = state.players[t.player].at
@@ -166,7 +169,12 @@ def _reach_marks(state: MatchState, actor: str, plan: Plan) -> list[dict[str, An
         sq = NAMES[at]
         x, y = pitch.square_xy(sq)
         dice = f"{'-' if t.chooser == 'defender' else ''}{t.dice}D"
-        marks.append({"square": sq, "x": x, "y": y, "kind": "dice", "step": None, "dice": dice})
+        said = _("%(n)s dice, %(who)s chooses") % {  # the target token's spoken name adds it
+            "n": t.dice,
+            "who": _("attacker") if t.chooser == "attacker" else _("defender"),
+        }
+        mark = {"square": sq, "x": x, "y": y, "kind": "dice", "step": None, "dice": dice}
+        marks.append(mark | {"dice_said": said})
     return marks
 
 
@@ -382,7 +390,10 @@ def page_context(
     plan = plan or Plan()
     planned = plan_view(state, mode, acting, plan, names)
     hide = set(plan.placements) if mode == "setup" else set()
-    board = pitch.pitch_view(state.to_json(), actors, names.lineup, hide=hide)
+    team_names = {"home": match.home_team.name, "away": match.away_team.name}
+    board = pitch.pitch_view(
+        state.to_json(), actors, names.lineup, hide=hide, team_names=team_names
+    )
     if mode == "play":
         board["tokens"] = [
             replace(t, actions=" ".join(legal_actions(state, controller(state, t.id), t.id)))

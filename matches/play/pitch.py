@@ -47,11 +47,17 @@ class Token:
     mine: bool
     name: str = ""
     actions: str = ""  # the legal actions, space-separated, for pitch.js
+    team_name: str = ""
 
     @property
     def label(self) -> str:
-        """What a screen reader says of the token."""
-        parts = [f"#{self.number} {self.name}".strip(), str(labels.STATES.get(self.state, ""))]
+        """What a screen reader says of the token: who, whose, where, how."""
+        parts = [
+            f"#{self.number} {self.name}".strip(),
+            self.team_name,
+            self.square,
+            str(labels.STATES.get(self.state, "")),
+        ]
         if self.has_ball:
             parts.append(_("has the ball"))
         return ", ".join(p for p in parts if p)
@@ -78,9 +84,11 @@ def pitch_view(
     my_actors: list[str],
     lineup: dict[str, dict[str, Any]] | None = None,
     hide: set[str] | None = None,
+    team_names: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Cells, tokens, the loose ball and the tackle zones; ``hide`` leaves out the tokens a
-    set-up plan draws instead."""
+    set-up plan draws instead; ``team_names`` (by "home" and "away") go into the tokens'
+    spoken names."""
     house_rules = state.get("house_rules", True)
     tokens = []
     tackle_zones: dict[str, set[str]] = {"home": set(), "away": set()}
@@ -103,6 +111,7 @@ def pitch_view(
                 acted=bool(p.get("acted")),
                 mine=actor in my_actors or (not house_rules and f"{p['team']}:rival" in my_actors),
                 name=(lineup or {}).get(pid, {}).get("name", ""),
+                team_name=(team_names or {}).get(p["team"], ""),
             )
         )
         if p["state"] == "standing" and not p.get("no_tz"):
@@ -111,12 +120,12 @@ def pitch_view(
     loose_ball = None
     if ball.get("at") and not ball.get("carrier"):
         bx, by = square_xy(ball["at"])
-        loose_ball = {"x": bx + SQUARE // 2, "y": by + SQUARE // 2}
+        loose_ball = {"x": bx + SQUARE // 2, "y": by + SQUARE // 2, "square": ball["at"]}
     return {
         "width": COLUMNS * SQUARE,
         "height": ROWS * SQUARE,
         "square": SQUARE,
-        "grid": grid_svg(),
+        "grid": grid_svg(interactive=True),
         "tokens": tokens,
         "loose_ball": loose_ball,
         "tackle_zones": {team: _zone_rects(squares) for team, squares in tackle_zones.items()},
@@ -133,15 +142,17 @@ def tokens_svg(tokens: list[Token], selected: str = "") -> SafeString:
 
 
 def _token_svg(t: Token, selected: bool) -> SafeString:
+    """A token: a disc for the home team, a rounded square for the away team (told apart by
+    more than their colours). Its state mark is drawn beside it, out of the button, which
+    screen readers name by its label alone."""
     flags = {"mine": t.mine, "acted": t.acted, "can-act": bool(t.actions), "selected": selected}
     classes = [f"token team-{t.team} side-{t.side} state-{t.state}"]
     classes += [name for name, on in flags.items() if on]
     mark = STATE_MARKS.get(t.state)
     return format_html(
         '<g class="{}" transform="translate({} {})" data-player="{}" data-square="{}" '
-        'data-team="{}" data-actions="{}" tabindex="0" role="button" aria-label="{}" '
-        'data-testid="token-{}"><circle class="body" cx="15" cy="15" r="12"></circle>{}'
-        '<text class="num" x="15" y="19">{}</text>{}{}</g>',
+        'data-team="{}" data-actions="{}" tabindex="-1" role="button" aria-label="{}" '
+        'data-testid="token-{}">{}{}{}<text class="num" x="15" y="19">{}</text>{}</g>{}',
         " ".join(classes),
         t.x,
         t.y,
@@ -151,13 +162,32 @@ def _token_svg(t: Token, selected: bool) -> SafeString:
         t.actions,
         t.label,
         t.id,
+        mark_safe(_halo(t.team)) if t.mine and t.actions else "",
+        mark_safe(_AWAY_BODY if t.team == "away" else _HOME_BODY),
         mark_safe(_RIVAL_MARK) if t.side == "rival" else "",
         t.number,
-        format_html('<text class="state-mark" x="3" y="28">{}</text>', mark) if mark else "",
         mark_safe(_BALL) if t.has_ball else "",
+        format_html(
+            '<text class="state-mark" x="{}" y="{}" aria-hidden="true">{}</text>',
+            t.x + 3,
+            t.y + 28,
+            mark,
+        )
+        if mark
+        else "",
     )
 
 
+def _halo(team: str) -> str:
+    """The dark edge around a "can act" ring: the ring's yellow is told from the token it
+    outlines, the halo from every ground of the pitch (WCAG's 3:1 on both sides)."""
+    return _AWAY_HALO if team == "away" else _HOME_HALO
+
+
+_HOME_HALO = '<circle class="halo" cx="15" cy="15" r="15.5"></circle>'
+_AWAY_HALO = '<rect class="halo" x="0.5" y="0.5" width="29" height="29" rx="7"></rect>'
+_HOME_BODY = '<circle class="body" cx="15" cy="15" r="12"></circle>'
+_AWAY_BODY = '<rect class="body" x="3" y="3" width="24" height="24" rx="5"></rect>'
 _RIVAL_MARK = '<rect class="side-mark" x="21" y="2" width="7" height="7"></rect>'
 _BALL = '<circle class="ball" cx="25" cy="25" r="4.5"></circle>'
 
@@ -173,14 +203,21 @@ def _zone_rects(squares: set[str]) -> SafeString:
 
 
 @cache
-def grid_svg() -> SafeString:
+def grid_svg(*, interactive: bool = False) -> SafeString:
     """The squares, lines and coordinates of the pitch: the same for every match, so written
-    once (the template would spend longer on its 390 squares than on the rest of the page)."""
+    once (the template would spend longer on its 390 squares than on the rest of the page).
+    On the match page (``interactive``) each square is a button named by its coordinate, one
+    of them in the tab order (pitch.js moves it); the replay's pitch is a picture."""
     cells = [_cell(c, r) for r in range(1, ROWS + 1) for c in range(COLUMNS)]
     parts = [
         f'<rect class="cell zone-{c.zone}" x="{c.x}" y="{c.y}" width="{SQUARE}" '
-        f'height="{SQUARE}" data-square="{c.square}" tabindex="{0 if i == 0 else -1}" '
-        f'aria-label="{c.square}"></rect>'
+        f'height="{SQUARE}" data-square="{c.square}"'
+        + (
+            f' tabindex="{0 if i == 0 else -1}" role="button" aria-label="{c.square}"'
+            if interactive
+            else ""
+        )
+        + "></rect>"
         for i, c in enumerate(cells)
     ]
     width, height = COLUMNS * SQUARE, ROWS * SQUARE
@@ -226,6 +263,7 @@ def dugouts(state: Any, lineup: dict[str, dict[str, Any]], match: Any) -> list[d
                         "id": p.id,
                         "number": p.number,
                         "name": info.get("name", p.id),
+                        "pk": info.get("pk"),  # a star player has no career page
                         "side": p.side,
                         "casualty": labels.label(labels.RESULTS, p.casualty) if p.casualty else "",
                     }

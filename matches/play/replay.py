@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from matches import labels
 from matches.models import Match, MatchEvent
@@ -28,22 +27,22 @@ from rules.engine.board import NAMES
 CACHE_SECONDS = 24 * 3600
 # What the game master did, in words: the play around these events is on the pitch already.
 GM_EVENTS = {
-    "dispute_raised": _lazy("A coach raises a dispute"),
-    "dismissed": _lazy("The game master dismisses the dispute"),
-    "upheld": _lazy("The game master upholds the dispute"),
-    "rewind": _lazy("The game master takes the play back"),
-    "granted_reroll": _lazy("The game master has the roll made again"),
-    "correction": _lazy("The game master corrects a player's place or state"),
-    "award": _lazy("The game master awards the match"),
-    "match_ended": _lazy("The game master ends the match"),
-    "deadline_extended": _lazy("The game master extends the deadline"),
-    "deadline_set": _lazy("The game master sets the deadline"),
-    "paused": _lazy("The game master pauses the match"),
-    "resumed": _lazy("The game master resumes the match"),
-    "locked": _lazy("The match is locked"),
-    "unlocked": _lazy("The match is unlocked"),
-    "coach_replaced": _lazy("The game master puts in another coach"),
-    "match_closed": _lazy("The game master closes the match"),
+    "dispute_raised": gettext_lazy("A coach raises a dispute"),
+    "dismissed": gettext_lazy("The game master dismisses the dispute"),
+    "upheld": gettext_lazy("The game master upholds the dispute"),
+    "rewind": gettext_lazy("The game master takes the play back"),
+    "granted_reroll": gettext_lazy("The game master has the roll made again"),
+    "correction": gettext_lazy("The game master corrects a player's place or state"),
+    "award": gettext_lazy("The game master awards the match"),
+    "match_ended": gettext_lazy("The game master ends the match"),
+    "deadline_extended": gettext_lazy("The game master extends the deadline"),
+    "deadline_set": gettext_lazy("The game master sets the deadline"),
+    "paused": gettext_lazy("The game master pauses the match"),
+    "resumed": gettext_lazy("The game master resumes the match"),
+    "locked": gettext_lazy("The match is locked"),
+    "unlocked": gettext_lazy("The match is unlocked"),
+    "coach_replaced": gettext_lazy("The game master puts in another coach"),
+    "match_closed": gettext_lazy("The game master closes the match"),
 }
 
 # A player on the pitch: [square, state, holds the ball, team]

@@ -3,6 +3,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
@@ -23,7 +24,7 @@ from matches.play.forms import AnswerForm, DeclareForm, EditForm, PlanForm, Post
 from matches.play.pitch import grid_svg
 from matches.play.replay import replay_document
 from matches.services import MatchError
-from matches.thread.page import thread
+from matches.thread.page import PAGE_SIZE, ThreadPage, per_version_html, thread
 from matches.thread.sentences import Names, named
 
 # -- access helpers -------------------------------------------------------------------------------
@@ -94,6 +95,9 @@ def _live_part(request: HttpRequest, match: Match, **extra: Any) -> HttpResponse
     context = {**page.page_context(match, request.user, since=since), **extra, "grid_kept": True}
     response = render(request, "matches/detail.html#live", context)
     response.write(_deadlines_panel(request, match, context["open_decision"], oob=True))
+    if context["is_gm"]:  # the GM panel (its open disputes) moves with the match too
+        panel = {**context, "gm_panel": gm_panel_context(request, match), "oob": True}
+        response.write(render_to_string("matches/_gm_panel.html", panel, request))
     return response
 
 
@@ -111,7 +115,15 @@ def _disputes_panel(request: HttpRequest, match: Match, is_gm: bool) -> str:
     if is_gm:
         context = {**disputes_context(request, match), "control_elsewhere": True}
         return render_to_string("matches/_disputes.html", context, request)
-    return render_to_string("matches/_disputes_summary.html", disputes_summary(request, match))
+    coaching = bool(services.actors_for(match, request.user))
+    return per_version_html(
+        match,
+        "disputes",
+        [coaching],
+        lambda: render_to_string(
+            "matches/_disputes_summary.html", disputes_summary(match, coaching), request
+        ),
+    )
 
 
 def _post_number(request: HttpRequest, name: str) -> int | None:
@@ -184,7 +196,24 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["disputes_panel"] = _disputes_panel(request, match, context["is_gm"])
     if context["is_gm"]:
         context["gm_panel"] = gm_panel_context(request, match)
+    if isinstance(request.user, User):
+        context["catch_up"] = _catch_up(match, request.user, context["thread"])
     return render(request, "matches/detail.html", context)
+
+
+def _catch_up(match: Match, user: User, shown: ThreadPage) -> dict[str, Any]:
+    """What is new since the reader's last visit, and where the link to it goes: the first
+    unseen post on this page, or the page of the thread that holds it."""
+    found = services.record_visit(match, user)
+    context: dict[str, Any] = {"new": found.new, "first": found.first}
+    if found.first is not None:
+        numbers = [pv.number for group in shown.groups for pv in group.posts]
+        on_page = bool(numbers) and min(numbers) <= found.first
+        page = "" if on_page else f"?before={found.first + PAGE_SIZE}"
+        context["href"] = f"{page}#post-{found.first}"
+    if found.last_action is not None:
+        context["replay"] = f"#event-{found.last_action}"
+    return context
 
 
 @require_GET
@@ -331,7 +360,11 @@ def schedule(request: HttpRequest) -> HttpResponse:
         try:
             match = services.schedule_match(request.user, **data)
         except MatchError as refused:
-            form.add_error(None, labels.label(labels.ERRORS, refused.code))
+            # A busy team is named: the service words that refusal in the reader's language.
+            busy = refused.code == "team_busy"
+            form.add_error(
+                None, refused.message if busy else labels.label(labels.ERRORS, refused.code)
+            )
         else:
             return redirect("matches:detail", pk=match.pk)
     return render(request, "matches/schedule.html", {"form": form})

@@ -176,14 +176,16 @@ def leaders(lines: dict[Any, PlayerLine], *, top: int = 5) -> dict[str, list[Lea
 class Season:
     table: list[Row]
     leaders: dict[str, list[Leader]]
-    results: dict[int, Result]  # by match id
+    results: dict[int, Result]  # by match id, knockout matches included
+    divisions: dict[str, list[Row]] = field(default_factory=dict)  # "" when there are none
 
 
-def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
+def season(league: Any, more_results: Iterable[Result] = (), *, of: Any = None) -> Season:
     """The standings and leaders of a league from its played matches (post-match or
     finished: the result is in their state), with ``more_results`` (its live matches) counted
-    in the standings too. The leaders' SPP are the post-match's: the feats of the record and
-    the awards given so far."""
+    in the standings too; ``of``: one season's (its teams, its matches; the knockout's count for
+    the leaders, not in the standings). The leaders' SPP are the post-match's: the feats of the
+    record and the awards given so far."""
     from matches.models import Match, PlayerMatchRecord
     from teams.models import Player
 
@@ -194,6 +196,10 @@ def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
         .select_related("home_team", "away_team")
         .prefetch_related("events")
     )
+    knockout: set[int] = set()
+    if of is not None:
+        played = played.filter(season=of)
+        knockout = set(of.fixtures.filter(knockout=True).values_list("match_id", flat=True))
     results: dict[int, Result] = {}
     lines: dict[int, PlayerLine] = defaultdict(PlayerLine)
     for match in played:
@@ -226,11 +232,35 @@ def season(league: Any, more_results: Iterable[Result] = ()) -> Season:
     for player_id, award in awarded.values_list("player_id", "award"):
         lines[player_id].award_spp += points({}, award)
     points_for = Points(league.points_win, league.points_draw, league.points_loss)
-    counted_results = [*results.values(), *more_results]
-    table = standings(league.teams.order_by("name", "pk"), counted_results, points_for)
+    counted_results = [
+        *(r for pk, r in results.items() if pk not in knockout),
+        *more_results,
+    ]
+    if of is None:
+        divisions = {"": list(league.teams.order_by("name", "pk"))}
+    else:
+        divisions = {}
+        for entry in of.entries.select_related("team").order_by("division", "team__name", "pk"):
+            divisions.setdefault(entry.division, []).append(entry.team)
+    teams = [team for group in divisions.values() for team in group]
+    table = standings(teams, counted_results, points_for)
+    if of is not None:  # a season's table: its teams (a friendly with another team stays out)
+        table = [row for row in table if row.team in teams]
     people = Player.objects.select_related("team").in_bulk(list(lines))
     return Season(
         table,
         leaders({people[pk]: line for pk, line in lines.items() if pk in people}),
         results,
+        {
+            name: [
+                row
+                for row in standings(
+                    group,
+                    [r for r in counted_results if r.home in group and r.away in group],
+                    points_for,
+                )
+                if row.team in group
+            ]
+            for name, group in divisions.items()
+        },
     )

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from matches import services
 from matches.access import may_read
 from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence
-from matches.record import economy
+from matches.record import careers, economy
 from rules import gamedata
 from teams import services as team_services
 from teams.models import Player
@@ -79,7 +79,7 @@ def prematch(request: HttpRequest, pk: int) -> HttpResponse:
         "records": records,
         "posts": _step_posts(match, after_the_match=False),
         "turn": turn,
-        "petty_sides": [a.split(":")[1] for a in mine if turn and a.startswith(turn + ":")],
+        "petty_sides": _undecided_petty_sides(seq, records.get(turn or ""), mine),
         "can_buy": bool(
             seq is not None
             and seq.step.startswith("inducements")
@@ -95,10 +95,22 @@ def prematch(request: HttpRequest, pk: int) -> HttpResponse:
         if buyer
         else [],
         "stars": gamedata.star_players_for(buyer.race) if buyer else (),
-        "positions": buyer.race_data.positions if buyer else (),
+        "mercenaries": [(pos, gamedata.mercenary_cost(pos)) for pos in buyer.race_data.positions]
+        if buyer
+        else [],
         "budget": (records[turn].petty_cash + records[turn].handicap) if turn in records else 0,
     }
     return render(request, "matches/prematch.html", context)
+
+
+def _undecided_petty_sides(seq: Sequence | None, record: Any, mine: list[str]) -> list[str]:
+    """The sides of this reader that still decide their petty cash: only at a petty cash step,
+    on the team whose step it is, and not once the side has decided."""
+    if seq is None or record is None or not seq.step.startswith("petty_cash"):
+        return []
+    team = record.key
+    sides = [actor.partition(":")[2] for actor in mine if actor.partition(":")[0] == team]
+    return [side for side in sides if getattr(record, f"petty_cash_{side}") is None]
 
 
 def _team_for(match: Match, key: str | None) -> Any:
@@ -179,9 +191,22 @@ def postmatch(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "advancements": match.advancements.select_related("player", "player__team"),
         "journeymen": _journeymen(match, user),
-        "player_records": PlayerMatchRecord.objects.filter(match=match).order_by("engine_id"),
+        "player_tables": _player_tables(match),
     }
     return render(request, "matches/postmatch.html", context)
+
+
+def _player_tables(match: Match) -> list[tuple[Any, list[PlayerMatchRecord]]]:
+    """Each team's players in the match, home first, by shirt number (as a number)."""
+    records = sorted(
+        PlayerMatchRecord.objects.filter(match=match),
+        key=lambda record: careers.shirt_order(record.engine_id),
+    )
+    return [
+        (team, [r for r in records if r.team_id == team.pk])
+        for team in (match.home_team, match.away_team)
+        if any(r.team_id == team.pk for r in records)
+    ]
 
 
 @require_POST

@@ -12,7 +12,9 @@ From the bottom up (the layers are an import-linter contract in pyproject.toml):
 - ``buffer``: the rows of a batch of the sweep, kept and written in bulk.
 - ``core``: errors, the clock and the dice (the seams tests replace), locking a match,
   posts, appending events to the hash chain, folding the record.
-- ``clocks``: deadlines and turn clocks. ``jobs``: queueing Celery tasks, by name, on commit.
+- ``clocks``: deadlines and turn clocks; ``banks`` beneath them: the time bank, a league's
+  other clock; ``clockwork``: what both ask (vacations' ends, warnings). ``jobs``: queueing
+  Celery tasks, by name, on commit.
 - ``sequence``: the steps shared by the pre- and post-match sequences.
 - ``postmatch``: the post-match sequence (winnings, MVPs, SPP, injuries, advancements).
   ``absences``: standing orders and vacations. ``notices``: mentions, notification
@@ -27,6 +29,7 @@ Names with a leading underscore are private to the package: the modules share th
 outside does but the tests.
 """
 
+from matches.services import banks
 from matches.services.absences import set_standing_orders, take_vacation, vacation_days_left
 from matches.services.actors import AnyUser, actors_for, coached_by, is_match_gm, may_read
 from matches.services.core import (
@@ -47,7 +50,9 @@ from matches.services.deadlines import (
     expire_decisions,
     expire_sequence_deadlines,
     expire_turns,
+    reminder_key,
     send_deadline_warnings,
+    send_reminders,
     sweep,
 )
 from matches.services.fixtures import (
@@ -62,7 +67,8 @@ from matches.services.fixtures import (
     start_fixture,
     update_league,
 )
-from matches.services.notices import Awaiting, awaiting, save_preferences
+from matches.services.hooks import add_hook, new_secret, remove_hook, switch_hook
+from matches.services.notices import Awaiting, awaiting, release_lapsed_notices, save_preferences
 from matches.services.play import (
     adjudicate_blitz,
     answer,
@@ -91,6 +97,18 @@ from matches.services.rulings import (
     set_deadline,
     unlock_match,
 )
+from matches.services.seasons import (
+    advance_bracket,
+    close_season,
+    current_season,
+    open_next_season,
+    seed_playoff,
+    set_divisions,
+    winner_of,
+)
+from matches.services.visits import CatchUp, record_visit
+
+uses_bank = banks.uses_bank
 
 __all__ = [
     "EDIT_WINDOW",
@@ -99,23 +117,29 @@ __all__ = [
     "AnyUser",
     "Awaiting",
     "Budget",
+    "CatchUp",
     "MatchError",
     "Outcome",
     "SweepReport",
     "actors_for",
     "add_fixture",
+    "add_hook",
     "adjudicate_blitz",
+    "advance_bracket",
     "answer",
     "apply_default",
     "awaiting",
+    "banks",
     "buy_inducements",
     "chain_is_intact",
     "choose_advancement",
     "choose_mvp",
     "close_match",
+    "close_season",
     "coached_by",
     "create_league",
     "create_match",
+    "current_season",
     "declare",
     "default_answer",
     "edit_post",
@@ -137,9 +161,15 @@ __all__ = [
     "may_schedule",
     "may_schedule_any",
     "mvp_eligible",
+    "new_secret",
+    "open_next_season",
     "pause_match",
     "pre_match_team",
     "raise_dispute",
+    "record_visit",
+    "release_lapsed_notices",
+    "reminder_key",
+    "remove_hook",
     "replace_coach",
     "reroll_winnings",
     "resume_match",
@@ -147,16 +177,22 @@ __all__ = [
     "rule_on_dispute",
     "save_preferences",
     "schedule_match",
+    "seed_playoff",
     "send_deadline_warnings",
+    "send_reminders",
     "set_deadline",
+    "set_divisions",
     "set_standing_orders",
     "start_fixture",
     "state_json",
     "sweep",
+    "switch_hook",
     "take_vacation",
     "transfer_petty_cash",
     "unlock_match",
     "update_league",
+    "uses_bank",
     "vacation_days_left",
+    "winner_of",
     "write_post",
 ]

@@ -9,9 +9,9 @@ from django.db import transaction
 from django.db.models import Max, Q, Sum
 
 from matches.models import Decision, Match, Post, StandingOrders, Vacation
-from matches.services import buffer, core
+from matches.services import banks, buffer, core
 from matches.services.actors import actors_for, coach_of
-from matches.services.clocks import warnings_already_due
+from matches.services.clockwork import warnings_already_due
 from matches.services.core import MatchError, insert_row, load_state, locked_match, new_post, touch
 from rules.engine import Actor, MatchState, Pending, Resolution
 from teams.models import League
@@ -140,7 +140,12 @@ def record_standing_answer(
         kind=Post.Kind.DECISION,
         author=User(pk=owner),  # its key is all the post keeps of it
         actor=pending.to,
-        declaration={"kind": pending.kind, "choice": choice, "default": False},
+        declaration={
+            "kind": pending.kind,
+            "choice": choice,
+            "default": False,
+            "standing_order": True,
+        },
         with_match=True,
     )
 
@@ -270,6 +275,8 @@ def take_vacation(
 
 
 def _push_back_deadlines(match: Match, mine: list[str], length: timedelta, now: datetime) -> None:
+    if banks.uses_bank(match):
+        banks.push_back(match, mine, length, now)
     for decision in match.decisions.filter(
         answered_at__isnull=True, contested_at__isnull=True, to__in=mine
     ):
@@ -278,8 +285,8 @@ def _push_back_deadlines(match: Match, mine: list[str], length: timedelta, now: 
         decision.warnings_sent = warnings_already_due(decision.deadline_at - now)
         decision.save(update_fields=["deadline_at", "warnings_sent"])
     active = match.state.get("active", "home")
-    if not any(actor.startswith(active + ":") for actor in mine):
-        return
+    if banks.uses_bank(match) or not any(actor.startswith(active + ":") for actor in mine):
+        return  # a bank's turn deadline followed its banks
     if match.turn_deadline_at is not None:
         match.turn_deadline_at += length
         match.turn_warnings_sent = warnings_already_due(match.turn_deadline_at - now)

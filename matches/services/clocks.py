@@ -2,70 +2,35 @@
 
 A deadline is pushed back past a coach's vacation; a deadline set close enough counts its
 warning as already sent; the turn clock stops while a decision is pending and stands while the
-GM pauses or locks the match.
+GM pauses or locks the match. A league may choose time banks instead (``banks``): the turn
+clock's functions then run the banks.
 """
 
 from datetime import datetime, timedelta
 
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import F
 from django.utils import timezone
 
-from matches.models import Match, Vacation
-from matches.services import buffer, core
-from matches.services.actors import coach_of
+from matches.models import Match
+from matches.services import banks, core
+from matches.services.clockwork import away_until, warnings_already_due
 from rules.engine import MatchState
 
 DEFAULT_DECISION_HOURS = 12
 DEFAULT_TURN_HOURS = 48
 DEFAULT_CLAIM_WINDOW_HOURS = 6
-WARNINGS = ((2, timedelta(hours=2)), (1, timedelta(hours=24)))  # (stage, how long before)
-
-
-def warnings_already_due(length: timedelta) -> int:
-    """A deadline set less than 24 h (2 h) away: the notice that announces it is the warning."""
-    return next((stage for stage, ahead in WARNINGS if length <= ahead), 0)
 
 
 def deadline_from(match: Match, actors: list[str], now: datetime, length: timedelta) -> datetime:
     """``length`` from now, or from the end of the vacation of a coach it is addressed to."""
-    start = now
-    if match.league_id is not None:
-        users = [coach_of(match, actor) for actor in actors]
-        writes = buffer.current()
-        locked_ends = core.vacation_ends(match)
-        if writes is not None:
-            away_until = writes.batch.away_until(match.league_id, users, now)
-        elif locked_ends is not None:
-            ends = [end for user in users if (end := locked_ends.get(user)) and end > now]
-            away_until = max(ends, default=None)
-        else:
-            away_until = _latest_vacation_end(match.league_id, users, now)
-        if away_until is not None:
-            start = max(now, away_until)
-    return start + length
-
-
-def _latest_vacation_end(league_id: int, users: list[int], now: datetime) -> datetime | None:
-    """The latest end, after ``now``, of these coaches' vacations in the league. One plain
-    query, its value converted as the ORM would: every new turn and decision asks it, and
-    building the ORM's aggregate cost more than the database answering it."""
-    db = connections[DEFAULT_DB_ALIAS]
-    meta = Vacation._meta
-    ends_at = meta.get_field("ends_at")
-    q = db.ops.quote_name
-    end = q(str(ends_at.column))
-    sql = (
-        f"SELECT {end} FROM {q(meta.db_table)} WHERE {q('league_id')} = %s AND {end} > %s"
-        f" AND {q('user_id')} IN ({', '.join(['%s'] * len(users))}) ORDER BY {end} DESC LIMIT 1"
-    )
-    with db.cursor() as cursor:
-        cursor.execute(sql, [league_id, ends_at.get_db_prep_value(now, db), *users])
-        row = cursor.fetchone()
-    return None if row is None else core.from_db(ends_at, row[0], db)
+    back = away_until(match, actors, now)
+    return (now if back is None else max(now, back)) + length
 
 
 def start_turn_clock(match: Match, state: MatchState) -> None:
+    if banks.uses_bank(match):
+        banks.follow(match, state)
+        return
     hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
     now = core.now()
     actors = [f"{state.active}:captain", f"{state.active}:rival"]
@@ -74,9 +39,16 @@ def start_turn_clock(match: Match, state: MatchState) -> None:
     match.turn_warnings_sent = warnings_already_due(match.turn_deadline_at - now)
 
 
-def run_turn_clock(match: Match, *, paused: bool) -> None:
+def run_turn_clock(match: Match, *, paused: bool, state: MatchState | None = None) -> None:
     """The active team's clock stops while a decision is pending and goes on from where it
-    stopped once none is."""
+    stopped once none is. With the time bank, the banks of those who must act in ``state``
+    run (a question's own bank started when it was asked)."""
+    if banks.uses_bank(match):
+        if paused:
+            match.turn_deadline_at = None
+        elif state is not None:
+            banks.follow(match, state)
+        return
     now = core.now()
     if paused and match.turn_deadline_at is not None:
         match.turn_time_left = max(match.turn_deadline_at - now, timedelta(0))
@@ -86,17 +58,14 @@ def run_turn_clock(match: Match, *, paused: bool) -> None:
         match.turn_time_left = None
 
 
-def stop_clocks(match: Match) -> None:
-    if not match.paused and not match.locked:
-        match.clock_stopped_at = timezone.now()
-
-
 def restart_clocks(match: Match) -> None:
     """Once neither paused nor locked: every deadline moves on by the time the clocks stood."""
     if match.paused or match.locked or match.clock_stopped_at is None:
         return
     stood = timezone.now() - match.clock_stopped_at
     match.clock_stopped_at = None
+    if banks.uses_bank(match):
+        banks.stood(match, stood)
     if match.turn_deadline_at is not None:
         match.turn_deadline_at += stood
     match.decisions.filter(answered_at__isnull=True, deadline_at__isnull=False).update(

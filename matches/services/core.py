@@ -18,7 +18,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
-from bbweb import compiled, outbox
+from bbweb import compiled, outbox, push
 from matches.models import Decision, Match, MatchEvent, Post, StandingOrders, Vacation
 from matches.record import folding
 from matches.record.markup import render_markdown
@@ -263,6 +263,8 @@ def touch(match: Match) -> None:
     batch also counts on); with them the events ``append_events`` left waiting, which move
     the hash chain's heads saved here."""
     match.version += 1
+    # Every open screen of the match hears of it once this commits (bbweb/push.py).
+    push.publish("match", match.pk, push_heads(match))
     writes = buffer.current()
     if writes is not None:
         writes.touched = True
@@ -280,6 +282,12 @@ def touch(match: Match) -> None:
         write_waiting(match)
         buffer.update_rows(Match, [match], changed)  # plain SQL: Match has no save signals
     match._loaded = values  # type: ignore[attr-defined]
+
+
+def push_heads(match: Match) -> push.Heads:
+    """What a change of the match tells its streams (matches/stream/): its version, the id of
+    their messages, and the heads of its thread and record."""
+    return {"v": match.version, "post": match.last_post_number, "event": match.last_event_number}
 
 
 def waits_on_match(match: Match) -> bool:

@@ -21,18 +21,19 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from matches.models import Decision, Match, Post, Sequence
+from matches.models import CoachPreferences, Decision, Match, Notice, Post, Sequence
 from matches.record import economy
-from matches.services import buffer, core, jobs
-from matches.services.clocks import WARNINGS, run_turn_clock, start_turn_clock
+from matches.services import banks, buffer, core, hooks, jobs
+from matches.services.clocks import DEFAULT_TURN_HOURS, run_turn_clock, start_turn_clock
+from matches.services.clockwork import WARNINGS
 from matches.services.core import (
     load_state,
     locked_match,
@@ -119,11 +120,13 @@ class Budget:
 def sweep(
     now: datetime | None = None, limit: int = 1000, budget: Budget | None = None
 ) -> SweepReport:
-    """What the beat runs every 30 seconds: expired deadlines, then the 24 h and 2 h warnings."""
+    """What the beat runs every 30 seconds: expired deadlines, then the 24 h and 2 h warnings
+    and the reminders people chose (both counted as warnings)."""
     now = now or core.now()
     budget = budget or Budget(float("inf"))
     decisions, turns = _expire(now, limit, decisions=True, turns=True, budget=budget)
     warnings = send_deadline_warnings(now, limit, budget)
+    warnings += send_reminders(now, limit, budget)
     if budget.stopped:
         log.warning("sweep: stopped before its time limit; the next sweep does the rest")
     return SweepReport(decisions, turns, warnings, budget.stopped)
@@ -279,6 +282,9 @@ def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
         )
     if decision is None:
         return 0
+    if banks.asks_gm(match) and decision.kind != "blitz_claim":
+        banks.ask_gm(match, load_state(match), [decision.to])
+        return 1
     default_decision(match, decision)
     return 1
 
@@ -376,14 +382,24 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
         run_turn_clock(match, paused=True)
         touch(match)
         return 0
+    out = None  # with the time bank, only the sides whose banks ran out miss their part
+    if banks.uses_bank(match):
+        out = banks.run_out(match, now)
+        if not out:  # the banks moved since the deadline was read
+            banks.follow(match, state)
+            touch(match)
+            return 0
+        if banks.asks_gm(match):
+            banks.ask_gm(match, state, out)
+            return 1
     if state.phase in SETUP_PHASES:
-        _default_setups(match, state)
+        _default_setups(match, state, out)
         return 1
     if state.phase == "kickoff":
         _default_kick(match, state)
         return 1
     team = state.active
-    ends = _missed_turn_ends(state)
+    ends = _missed_turn_ends(state, out)
     post = new_post(
         match,
         state,
@@ -419,14 +435,15 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
     return 1
 
 
-def _default_setups(match: Match, state: MatchState) -> None:
+def _default_setups(match: Match, state: MatchState, only: list[str] | None = None) -> None:
     """A missed set-up: each side the match waits for posts its default set-up (its coach's
     last set-up in this match when it still fits, else the engine's: ``lineup.default_setup``)
     under one system post that says so, and play goes on. When the other team must set up
-    next, its clock starts afresh."""
+    next, its clock starts afresh. ``only``: the sides whose time banks ran out."""
     rs = ruleset_for(state)
     awaited = setups_awaited(state, rs.sides())
     team = awaited[0][0] if awaited else state.kicking
+    awaited = [(t, side) for t, side in awaited if only is None or f"{t}:{side}" in only]
     saved = {side: _saved_formation(match, f"{team}:{side}") for _t, side in awaited}
     # a side with a formation of its own posts it first; the engine's completes the team
     sides = sorted(saved, key=lambda side: not saved[side])
@@ -504,17 +521,22 @@ def _saved_formation(match: Match, actor: str) -> dict[str, str]:
     return {str(pid): str(sq) for pid, sq in placements.items()}
 
 
-def _missed_turn_ends(state: MatchState) -> list[tuple[str, Declaration]]:
-    """A missed team turn ends: each side that has not ended it declares end_turn, so its
-    players who have not acted do nothing. Set-ups and the kick have defaults of their own
-    (above); anywhere else the system post asks the GM to step in."""
+def _missed_turn_ends(
+    state: MatchState, only: list[str] | None = None
+) -> list[tuple[str, Declaration]]:
+    """A missed team turn ends: each side that has not ended it (of ``only``, those whose
+    banks ran out) declares end_turn, so its players who have not acted do nothing. Set-ups
+    and the kick have defaults of their own (above); anywhere else the system post asks the
+    GM to step in."""
     rs = ruleset_for(state)
     team = state.active
     end = Declaration(None, "end_turn")
     return [
         (f"{team}:{side}", end)
         for side in rs.sides()
-        if side not in state.teams[team].ended and legal(state, f"{team}:{side}", end) is None
+        if side not in state.teams[team].ended
+        and (only is None or f"{team}:{side}" in only)
+        and legal(state, f"{team}:{side}", end) is None
     ]
 
 
@@ -522,6 +544,20 @@ def _warning_key(match_id: int, key: str) -> str:
     """A notice's key is unique per coach across every match: it names its kind and match
     (as ``jobs.notify_on_commit`` does), or the same turn of another match looks sent."""
     return f"warning:{match_id}:{key}"
+
+
+def _announce_near(match_id: int, actor: str, key: str) -> None:
+    """Tell the league's hooks of a deadline near."""
+    match = Match.objects.select_related("home_team", "away_team").get(pk=match_id)
+    decision = key.startswith("decision:")
+    deadline = (
+        Decision.objects.get(pk=int(key.split(":")[1])).deadline_at
+        if decision
+        else match.turn_deadline_at
+    )
+    side = actor.partition(":")[0]
+    when = deadline.isoformat() if deadline else None
+    hooks.announce_match(match, "deadline_near", key, side=side, deadline=when, decision=decision)
 
 
 def send_deadline_warnings(
@@ -532,6 +568,7 @@ def send_deadline_warnings(
     now = now or core.now()
     budget = budget or Budget(float("inf"))
     sent = 0
+    hooked = hooks.leagues_wanting("deadline_near")  # one query: most sweeps tell no hook
     for stage, ahead in WARNINGS:
         decisions = Decision.objects.filter(
             answered_at__isnull=True,
@@ -539,8 +576,8 @@ def send_deadline_warnings(
             deadline_at__gt=now,
             deadline_at__lte=now + ahead,
             warnings_sent__lt=stage,
-        ).values_list("pk", "match_id", "to")[:limit]
-        for pk, match_id, to in decisions:
+        ).values_list("pk", "match_id", "to", "match__league_id")[:limit]
+        for pk, match_id, to, league_id in decisions:
             if not budget.allows():
                 return sent
             with budget.step(), transaction.atomic():
@@ -555,14 +592,16 @@ def send_deadline_warnings(
                         _warning_key(match_id, f"decision:{pk}:{stage}"),
                         {},
                     )
+                    if league_id in hooked:
+                        _announce_near(match_id, to, f"decision:{pk}:{stage}")
                     sent += 1
         turns = Match.objects.filter(
             status=Match.Status.IN_PLAY,
             turn_deadline_at__gt=now,
             turn_deadline_at__lte=now + ahead,
             turn_warnings_sent__lt=stage,
-        ).values_list("pk", "state")[:limit]
-        for match_id, state_json in turns:
+        ).values_list("pk", "state", "league_id")[:limit]
+        for match_id, state_json, league_id in turns:
             active = state_json.get("active", "home")
             turn = state_json.get("turn", {}).get(active, 0)
             if not budget.allows():
@@ -576,5 +615,139 @@ def send_deadline_warnings(
                     jobs.enqueue_on_commit(
                         jobs.NOTIFY, "warning", match_id, actors, _warning_key(match_id, key), {}
                     )
+                    if league_id in hooked:
+                        _announce_near(match_id, active, key)
                     sent += 1
     return sent
+
+
+# -- the reminders each person chose ------------------------------------------------------------
+
+
+def reminder_key(match_id: int, deadline: str, hours: int) -> str:
+    """A reminder's notice key: its match, its deadline ("decision:PK" or "turn:HALF:TEAM:TURN")
+    and how long before it, so that each goes once."""
+    return f"reminder:{match_id}:{deadline}:{hours}"
+
+
+@dataclass(frozen=True)
+class _Open:
+    """An open deadline of one match: its key, when it falls, when it was set, and to whom."""
+
+    match_id: int
+    deadline: str
+    at: datetime
+    set_at: datetime
+    actors: tuple[str, ...]
+
+
+def send_reminders(
+    now: datetime | None = None, limit: int = 1000, budget: Budget | None = None
+) -> int:
+    """The reminders people chose (CoachPreferences.reminder_hours), before their own deadlines,
+    in place of the fixed warnings. At each deadline a person hears the latest of their
+    reminders whose time has come, once (its notice row is written here with the task that
+    sends it, one transaction, and its unique key stops a second); one whose time came before
+    the deadline was set is not sent (the notice that set it said when it falls), nor are the
+    earlier ones a late sweep skipped over. Returns how many were queued."""
+    now = now or core.now()
+    budget = budget or Budget(float("inf"))
+    chosen: dict[int, list[int]] = dict(
+        CoachPreferences.objects.exclude(reminder_hours=[]).values_list("user_id", "reminder_hours")
+    )
+    if not chosen:
+        return 0  # one query: most servers' sweeps stop here
+    horizon = now + timedelta(hours=max(max(hours) for hours in chosen.values()))
+    due = _open_deadlines(now, horizon, limit)
+    coaches = {
+        row[0]: row[1:]
+        for row in Match.objects.filter(pk__in={d.match_id for d in due}).values_list(
+            "pk",
+            "home_team__captain_id",
+            "home_team__rival_id",
+            "away_team__captain_id",
+            "away_team__rival_id",
+        )
+    }
+    wanted: dict[tuple[int, str], tuple[int, str, int]] = {}
+    for deadline in due:
+        for user_id in {_coach(coaches[deadline.match_id], a) for a in deadline.actors}:
+            hours = _latest_due(chosen.get(user_id, []), deadline, now)
+            if hours is not None:
+                key = reminder_key(deadline.match_id, deadline.deadline, hours)
+                wanted[(user_id, key)] = (deadline.match_id, deadline.deadline, hours)
+    known = set(
+        Notice.objects.filter(
+            user_id__in={user for user, _key in wanted}, key__in={key for _user, key in wanted}
+        ).values_list("user_id", "key")
+    )
+    queued = 0
+    for (user_id, key), (match_id, deadline_key, hours) in wanted.items():
+        if (user_id, key) in known:
+            continue
+        if not budget.allows():
+            break
+        args = [user_id, match_id, deadline_key, hours]
+        with budget.step():
+            try:
+                with transaction.atomic():
+                    Notice.objects.create(
+                        user_id=user_id,
+                        match_id=match_id,
+                        kind="warning",
+                        key=key,
+                        sent=False,
+                        resend=[jobs.REMIND, args],
+                    )
+                    jobs.enqueue_on_commit(jobs.REMIND, *args)
+            except IntegrityError:
+                continue  # a sweep at the same time queued it
+            queued += 1
+    return queued
+
+
+def _open_deadlines(now: datetime, horizon: datetime, limit: int) -> list[_Open]:
+    """The open deadlines that fall between now and ``horizon``, of matches whose clocks run."""
+    found = []
+    for pk, match_id, to, at, created in Decision.objects.filter(
+        answered_at__isnull=True,
+        contested_at__isnull=True,
+        deadline_at__gt=now,
+        deadline_at__lte=horizon,
+        match__paused=False,
+        match__locked=False,
+    ).values_list("pk", "match_id", "to", "deadline_at", "created_at")[:limit]:
+        if at is not None:  # the filter says so; the column may be empty
+            found.append(_Open(match_id, f"decision:{pk}", at, created, (to,)))
+    for match_id, state, at, hours in Match.objects.filter(
+        status=Match.Status.IN_PLAY,
+        paused=False,
+        locked=False,
+        turn_deadline_at__gt=now,
+        turn_deadline_at__lte=horizon,
+    ).values_list("pk", "state", "turn_deadline_at", "league__turn_deadline_hours")[:limit]:
+        if at is None:
+            continue
+        team = state.get("active", "home")
+        turn = f"turn:{state.get('half', 1)}:{team}:{state.get('turn', {}).get(team, 0)}"
+        # The turn's clock started its length before it falls (a vacation or a pause moved both).
+        started = at - timedelta(hours=hours or DEFAULT_TURN_HOURS)
+        found.append(_Open(match_id, turn, at, started, (f"{team}:captain", f"{team}:rival")))
+    return found
+
+
+def _coach(coaches: tuple[int, int | None, int, int | None], actor: str) -> int:
+    """The user id of a TEAM:SIDE's coach, as ``actors.coach_of`` finds it."""
+    team, _sep, side = actor.partition(":")
+    captain, rival = coaches[:2] if team == "home" else coaches[2:]
+    return captain if side == "captain" or rival is None else rival
+
+
+def _latest_due(hours: list[int], deadline: _Open, now: datetime) -> int | None:
+    """The shortest of a person's reminders whose time has come at this deadline, if its time
+    came after the deadline was set."""
+    come = [h for h in hours if deadline.at - timedelta(hours=h) <= now]
+    if not come:
+        return None
+    latest = min(come)
+    return latest if deadline.at - timedelta(hours=latest) >= deadline.set_at else None

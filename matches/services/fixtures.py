@@ -3,16 +3,21 @@
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings as site
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q
+from django.urls import reverse
+from django.utils.translation import gettext
 
 from bbweb.roles import is_game_master
 from matches.models import AuditEntry, Fixture, Match
 from matches.record import season as leagues
+from matches.services import hooks
 from matches.services.actors import AnyUser, user_pk
 from matches.services.core import MatchError
 from matches.services.prematch import create_match
+from matches.services.seasons import current_season, enter_team
 from teams.models import League, Team
 
 
@@ -51,14 +56,37 @@ def schedule_match(
         raise MatchError(
             "league_prematch", "A league match has its pre-match; only a friendly may skip it."
         )
-    return create_match(
-        home=home,
-        away=away,
-        gm=user,
-        league=league,
-        house_rules=house_rules,
-        prematch=not skip_prematch,
-    )
+    with transaction.atomic():
+        refuse_teams_in_a_match(home, away)
+        return create_match(
+            home=home,
+            away=away,
+            gm=user,
+            league=league,
+            house_rules=house_rules,
+            prematch=not skip_prematch,
+            season=current_season(league) if league is not None else None,
+        )
+
+
+def refuse_teams_in_a_match(*teams: Team) -> None:
+    """A team plays one match at a time: its roster at a match's start is the line-up that
+    match's record is verified against, so a second match under way would change it. Locks
+    the teams' rows (in the caller's transaction) so two GMs cannot both open one."""
+    list(Team.objects.select_for_update().filter(pk__in=[t.pk for t in teams]).order_by("pk"))
+    for team in teams:
+        under_way = Match.objects.filter(Q(home_team=team) | Q(away_team=team)).exclude(
+            status=Match.Status.FINISHED
+        )
+        if under_way.exists():
+            raise MatchError(
+                "team_busy",
+                gettext(
+                    "%(team)s is already in a match that has not finished: "
+                    "a team plays one match at a time."
+                )
+                % {"team": team.name},
+            )
 
 
 # -- game masters: leagues and fixtures ----------------------------------------------------------
@@ -69,6 +97,10 @@ LEAGUE_SETTINGS = (
     "turn_deadline_hours",
     "decision_deadline_hours",
     "blitz_claim_window_hours",
+    "clock",
+    "bank_hours",
+    "bank_increment_hours",
+    "bank_run_out",
     "rival_rerolls",
     "reroll_approval_default",
     "vacation_days",
@@ -101,6 +133,7 @@ def create_league(user: AnyUser, settings: dict[str, Any]) -> League:
             raise MatchError("name_taken", "A league of that name exists.")
         values = {k: settings[k] for k in LEAGUE_SETTINGS if k in settings}
         league = League.objects.create(gm_id=user_pk(user), **values)
+        current_season(league)
         _league_audit(league, user, "league_created")
         return league
 
@@ -136,6 +169,7 @@ def join_league(user: AnyUser, league_id: int, team_id: int) -> Team:
             raise MatchError("name_taken", "The league has a team of that name.")
         team.league = league
         team.save(update_fields=["league"])
+        enter_team(team)
         return team
 
 
@@ -163,43 +197,79 @@ def add_fixture(
             raise MatchError("same_team", "A team cannot play itself.")
         if round < 1:
             raise MatchError("malformed", "Rounds count from 1.")
+        season = current_season(league)
+        if not season.is_open:
+            raise MatchError("season_closed", "The season is closed: open the next one first.")
         teams = [home.pk, away.pk]
-        busy = league.fixtures.filter(round=round).filter(
+        busy = season.fixtures.filter(round=round).filter(
             Q(home_id__in=teams) | Q(away_id__in=teams)
         )
         if busy.exists():
             raise MatchError("busy", "A team already plays in that round.")
         fixture = Fixture.objects.create(
-            league=league, round=round, home=home, away=away, scheduled_for=scheduled_for
+            league=league,
+            season=season,
+            round=round,
+            home=home,
+            away=away,
+            scheduled_for=scheduled_for,
         )
         _league_audit(league, user, "fixture_added", round=round, home=home.name, away=away.name)
+        if hooks.wanted(league.pk, "fixture_scheduled"):
+            _announce_fixture(fixture)
         return fixture
+
+
+def _announce_fixture(fixture: Fixture) -> None:
+    facts = {
+        "round": fixture.round,
+        "home": fixture.home.name,
+        "away": fixture.away.name,
+        "scheduled_for": fixture.scheduled_for.isoformat() if fixture.scheduled_for else None,
+    }
+    url = site.SITE_URL.rstrip("/") + reverse("gm:league", args=[fixture.league_id])
+    key = f"fixture_scheduled:{fixture.pk}"
+    hooks.announce(fixture.league_id, "fixture_scheduled", key, fixture=facts, url=url)
 
 
 def generate_round_robin(
     league_id: int, user: AnyUser, *, first_date: Any = None, days_between: int = 7
 ) -> list[Fixture]:
-    """Every team of the league meets every other once, in rounds after the scheduled ones."""
+    """Every team of the open season meets every other of its division once (every team of
+    the season, when it has no divisions), in rounds after the season's scheduled ones; the
+    divisions play their rounds side by side."""
     with transaction.atomic():
         league = _gm_league(league_id, user)
-        teams = list(league.teams.order_by("name", "pk"))
+        season = current_season(league)
+        if not season.is_open:
+            raise MatchError("season_closed", "The season is closed: open the next one first.")
+        divisions: dict[str, list[int]] = {}
+        for entry in season.entries.order_by("division", "team__name", "team_id"):
+            divisions.setdefault(entry.division, []).append(entry.team_id)
+        teams = [team for group in divisions.values() for team in group]
         if len(teams) < 2:
             raise MatchError("too_few_teams", "A season needs at least two teams.")
-        after = league.fixtures.aggregate(n=Max("round"))["n"] or 0
+        after = season.fixtures.aggregate(n=Max("round"))["n"] or 0
         fixtures = []
-        for index, pairs in enumerate(leagues.round_robin([t.pk for t in teams])):
-            day = first_date + timedelta(days=days_between * index) if first_date else None
-            for home_id, away_id in pairs:
-                fixtures.append(
-                    Fixture.objects.create(
-                        league=league,
-                        round=after + index + 1,
-                        home_id=home_id,
-                        away_id=away_id,
-                        scheduled_for=day,
+        for division, group in divisions.items():
+            for index, pairs in enumerate(leagues.round_robin(group)):
+                day = first_date + timedelta(days=days_between * index) if first_date else None
+                for home_id, away_id in pairs:
+                    fixtures.append(
+                        Fixture.objects.create(
+                            league=league,
+                            season=season,
+                            division=division,
+                            round=after + index + 1,
+                            home_id=home_id,
+                            away_id=away_id,
+                            scheduled_for=day,
+                        )
                     )
-                )
         _league_audit(league, user, "round_robin", teams=len(teams), fixtures=len(fixtures))
+        if hooks.wanted(league.pk, "fixture_scheduled"):
+            for fixture in fixtures:
+                _announce_fixture(fixture)
         return fixtures
 
 
@@ -212,8 +282,15 @@ def start_fixture(fixture_id: int, user: AnyUser) -> Match:
         league = _gm_league(fixture.league_id, user)
         if fixture.match_id is not None:
             raise MatchError("started", "The fixture's match exists already.")
+        refuse_teams_in_a_match(fixture.home, fixture.away)
         match = create_match(
-            home=fixture.home, away=fixture.away, gm=league.gm, league=league, prematch=True
+            home=fixture.home,
+            away=fixture.away,
+            gm=league.gm,
+            league=league,
+            prematch=True,
+            season=fixture.season,
+            knockout=fixture.knockout,
         )
         fixture.match = match
         fixture.save(update_fields=["match"])

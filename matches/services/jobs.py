@@ -18,6 +18,7 @@ NOTIFY = "matches.tasks.notify"
 NOTIFY_DECISION = "matches.tasks.notify_decision"
 NOTIFY_TURN = "matches.tasks.notify_turn"
 NOTIFY_MENTIONS = "matches.tasks.notify_mentions"
+REMIND = "matches.tasks.remind"
 ADJUDICATE_BLITZ = "matches.tasks.adjudicate_blitz"
 ENQUEUE_ALL = "matches.tasks.enqueue_all"
 # Published as soon as the change commits: the coaches wait at the screen for the contest's

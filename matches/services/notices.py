@@ -6,8 +6,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import transaction
 
-from matches.models import CoachPreferences, Decision, Match, Post
+from bbweb import outbox
+from matches.models import CoachPreferences, Decision, Match, Notice, Post
 from matches.record.mentions import mentioned
 from matches.services import core, jobs
 from matches.services.actors import AnyUser, actors_for, coached_by
@@ -16,6 +18,26 @@ from matches.services.actors import AnyUser, actors_for, coached_by
 def notify_mentions(match: Match, post: Post) -> None:
     if post.text and mentioned(match, post.text):
         jobs.enqueue_on_commit(jobs.NOTIFY_MENTIONS, post)
+
+
+def release_lapsed_notices(now: datetime | None = None, limit: int = 500) -> int:
+    """The sweep's part: a notice still claimed past its lease was held by a run that died (a
+    worker killed, its database lost) and whose retry may never come. Its claim is released and
+    the task call kept on its row queued again through the outbox, in one transaction; that
+    task's claim, a compare-and-set, lets one run only send it. Returns how many."""
+    now = now or core.now()
+    with transaction.atomic():
+        lapsed = list(
+            Notice.objects.select_for_update(skip_locked=True)
+            .filter(sent=False, sending_until__lt=now)
+            .exclude(resend=[])
+            .order_by("sending_until")[:limit]
+        )
+        for notice in lapsed:
+            task, args = notice.resend
+            outbox.enqueue(task, args)
+        Notice.objects.filter(pk__in=[n.pk for n in lapsed]).update(sending_until=None)
+    return len(lapsed)
 
 
 def save_preferences(user: User, **preferences: Any) -> CoachPreferences:

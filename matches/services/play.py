@@ -12,7 +12,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from matches.models import Decision, Match, Post
-from matches.services import buffer, core, jobs
+from matches.services import banks, buffer, core, hooks, jobs
 from matches.services.absences import record_standing_answer, standing_answer
 from matches.services.actors import AnyUser, actors_for
 from matches.services.clocks import (
@@ -21,8 +21,8 @@ from matches.services.clocks import (
     deadline_from,
     run_turn_clock,
     start_turn_clock,
-    warnings_already_due,
 )
+from matches.services.clockwork import warnings_already_due
 from matches.services.core import (
     MatchError,
     Outcome,
@@ -285,7 +285,7 @@ def settle_resolution(
         events = [(event.type, event.data) for event in resolution.events]
         append_events(match, before, [("declaration", record), *events], post)
         _after_resolution(match, before, resolution.state)
-    run_turn_clock(match, paused=decision is not None)
+    run_turn_clock(match, paused=decision is not None, state=resolution.state)
     store_state(match, resolution.state)
     touch(match)
     return decision
@@ -301,6 +301,11 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
         hours = league.decision_deadline_hours if league else DEFAULT_DECISION_HOURS
     now = core.now()
     deadline = deadline_from(match, [pending.to], now, timedelta(hours=hours))
+    if banks.uses_bank(match):
+        if pending.kind == "blitz_claim":  # a window for the other team, not anyone's time
+            banks.stop_all(match)
+        else:
+            deadline = banks.follow(match, resolution.state, asked=pending.to) or deadline
     decision = core.insert_with_match(
         match,
         Decision(
@@ -316,6 +321,8 @@ def _open_decision(match: Match, resolution: Resolution, post: Post) -> Decision
         ),
     )
     jobs.enqueue_with_match(match, jobs.NOTIFY_DECISION, decision)
+    side = pending.to.partition(":")[0]
+    hooks.announce_match(match, "decision_waiting", f"{post.number}", side=side, kind=pending.kind)
     return decision
 
 
@@ -326,6 +333,7 @@ def _after_resolution(match: Match, before: MatchState, after: MatchState) -> No
         match.turn_deadline_at = None
         match.turn_time_left = None
         begin_post_match(match, after)
+        hooks.announce_match(match, "match_result", "final", result=after.result or {})
         return
     new_turn = (after.active, after.turn[after.active]) != (
         before.active,
@@ -334,7 +342,20 @@ def _after_resolution(match: Match, before: MatchState, after: MatchState) -> No
     if new_turn or after.phase != before.phase:
         start_turn_clock(match, after)
     if new_turn:
-        jobs.enqueue_with_match(match, jobs.NOTIFY_TURN, match.pk)
+        # Keyed now: a retry that runs once the match has moved on still finds this notice.
+        team = after.active
+        jobs.enqueue_with_match(
+            match, jobs.NOTIFY_TURN, match.pk, after.half, team, after.turn[team]
+        )
+        _announce_turn(match, before, after)
+
+
+def _announce_turn(match: Match, before: MatchState, after: MatchState) -> None:
+    ended = f"{before.half}:{before.active}:{before.turn[before.active]}"
+    turn = before.turn[before.active]
+    hooks.announce_match(match, "turn_posted", ended, side=before.active, turn=turn)
+    begun = f"{after.half}:{after.active}:{after.turn[after.active]}"
+    hooks.announce_match(match, "turn_begins", begun, side=after.active)
 
 
 def default_decision(match: Match, decision: Decision) -> Outcome | None:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from matches.models import Advancement, Match, PlayerMatchRecord, Post, Sequence, TeamMatchRecord
 from matches.record import economy, folding, spp
 from matches.record import values as team_values
+from matches.services import seasons
 from matches.services.actors import AnyUser, actors_for
 from matches.services.core import MatchError, locked_match, touch
 from matches.services.sequence import (
@@ -462,7 +463,8 @@ def _finish_sequence(match: Match, seq: Sequence) -> None:
     for key, record in team_records(match).items():
         team = Team.objects.prefetch_related("players").get(pk=team_of(match, key).pk)
         record.value_after = team.value
-        record.save(update_fields=["value_after"])
+        record.treasury_after = team.captain_treasury + team.rival_treasury
+        record.save(update_fields=["value_after", "treasury_after"])
         values[key], items[key] = team.value, team_values.itemised(team)
         journeymen[key] = [
             {
@@ -484,3 +486,4 @@ def _finish_sequence(match: Match, seq: Sequence) -> None:
     seq.save()
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
+    seasons.after_finish(match)

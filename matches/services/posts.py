@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from matches.models import Match, Post
 from matches.record.markup import render_markdown
+from matches.services import seasons
 from matches.services.actors import AnyUser, actors_for, is_match_gm
 from matches.services.core import (
     MatchError,
@@ -90,6 +91,7 @@ def close_match(match_id: int, user: AnyUser) -> Match:
             raise MatchError("not_over", "The match is not over.")
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
+        seasons.after_finish(match)
         new_post(
             match,
             load_state(match),

@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from matches.models import Match, Post, Sequence, TeamMatchRecord
+from matches.models import Match, Post, Season, Sequence, TeamMatchRecord
 from matches.record import economy
 from matches.record import values as team_values
 from matches.rosters import lineup, team_sheet
@@ -71,6 +71,8 @@ def create_match(
     league: League | None = None,
     house_rules: bool = True,
     prematch: bool = False,
+    season: Season | None = None,
+    knockout: bool = False,
 ) -> Match:
     """A new match. With ``prematch`` it opens the pre-match sequence (petty cash, handicap
     money, inducements) and the engine starts the match once both teams have bought."""
@@ -79,12 +81,18 @@ def create_match(
     seed = secrets.token_bytes(32)
     if prematch:
         _prepare_rosters(home, away)
-    state = new_match(team_sheet(home, "home"), team_sheet(away, "away"), house_rules=house_rules)
+    state = new_match(
+        team_sheet(home, "home"),
+        team_sheet(away, "away"),
+        house_rules=house_rules,
+        knockout=knockout,
+    )
     match = Match.objects.create(
         home_team=home,
         away_team=away,
         gm=gm,
         league=league,
+        season=season,
         status=Match.Status.PRE_MATCH if prematch else Match.Status.IN_PLAY,
         state=state.to_json(compact=True),
         lineup={**lineup(home, "home"), **lineup(away, "away")},
@@ -434,6 +442,7 @@ def _kick_off(match: Match, seq: Sequence) -> None:
         sheets["home"],
         sheets["away"],
         house_rules=before.house_rules,
+        knockout=before.knockout,
         weather=before.weather if before.weather_rolled else None,
     )
     match.lineup = entries

@@ -20,9 +20,10 @@ from django.utils import timezone
 
 from matches.models import AuditEntry, Decision, Dispute, Match, MatchEvent, Post
 from matches.record import folding
-from matches.services import core
+from matches.services import banks, core, hooks, seasons
 from matches.services.actors import AnyUser, actors_for, is_match_gm, user_pk
-from matches.services.clocks import DEFAULT_TURN_HOURS, restart_clocks, stop_clocks
+from matches.services.clocks import DEFAULT_TURN_HOURS, restart_clocks
+from matches.services.clockwork import stop_clocks
 from matches.services.core import (
     MatchError,
     append_event,
@@ -136,6 +137,11 @@ def _refold(match: Match, *, restart_clock: bool = True) -> MatchState:
         match.status = Match.Status.IN_PLAY
         if not restart_clock and match.turn_deadline_at is not None:
             return state
+        if banks.uses_bank(match):
+            banks.follow(match, state)
+            if match.clock_stopped_at is not None:
+                match.clock_stopped_at = timezone.now()
+            return state
         hours = match.league.turn_deadline_hours if match.league else DEFAULT_TURN_HOURS
         match.turn_deadline_at = timezone.now() + timedelta(hours=hours)
         if match.clock_stopped_at is not None:
@@ -206,6 +212,8 @@ def raise_dispute(
         )
         append_event(match, state, "dispute_raised", {**data, "reason": reason}, thread_post)
         touch(match)
+        side = actors[0].partition(":")[0]
+        hooks.announce_match(match, "dispute_opened", str(dispute.pk), side=side)
         return dispute
 
 
@@ -390,6 +398,8 @@ def _extend_deadline(
     if not 0 < hours <= 24 * 30:
         raise MatchError("malformed", "Extend by 1 to 720 hours.")
     delta = timedelta(hours=hours)
+    if banks.uses_bank(match):
+        banks.extend(match, delta)
     if match.turn_time_left is not None:  # the turn clock stands while a question is open
         match.turn_time_left += delta
     elif match.turn_deadline_at is not None:
@@ -491,6 +501,8 @@ def set_deadline(match_id: int, user: AnyUser, at: Any, *, note: str = "") -> Ma
         match = _gm_match(match_id, user)
         _require_rulable(match)
         match.turn_deadline_at = at
+        if banks.uses_bank(match):
+            banks.end_at(match, at)
         event = _gm_event(match, user, "deadline_set", {"at": at.isoformat()}, note=note)
         touch(match)
         return event
@@ -545,6 +557,7 @@ def end_match(match_id: int, user: AnyUser, *, note: str = "") -> MatchEvent:
             event = _gm_event(match, user, "match_closed", {}, note=note)
             match.status = Match.Status.FINISHED
             match.finished_at = timezone.now()
+            seasons.after_finish(match)
             match.turn_deadline_at = None
         else:
             raise MatchError("not_in_play", "The match is neither in play nor in its post-match.")

@@ -3,6 +3,7 @@ grouped as the page groups them) and its report, in the reader's language. Read 
 
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -28,8 +29,8 @@ class TurnKey:
     @classmethod
     def of(cls, post: Post) -> "TurnKey":
         d = post.declaration or {}
-        if (d.get("action") or d.get("kind")) in KICK_OFF_POSTS:
-            return cls(post.half, 0, "")
+        if not post.turn or (d.get("action") or d.get("kind")) in KICK_OFF_POSTS:
+            return cls(post.half, 0, "")  # before the first turn, whoever posts: the kick-off
         return cls(post.half, post.turn, post.team)
 
     @classmethod
@@ -73,22 +74,28 @@ def _title(match: Match) -> str:
 
 def turns(match: Match) -> list[tuple[TurnKey, str]]:
     """Every turn of the thread, in order, with its title."""
-    names = Names(match)
+    names = Names(match, with_team=True)
     seen: dict[TurnKey, str] = {}
-    for post in match.posts.only("half", "turn", "team", "declaration").order_by("number"):
+    for post in _standing(match).only("half", "turn", "team", "declaration").order_by("number"):
         key = TurnKey.of(post)
         if key not in seen:
             seen[key] = key.title(names)
     return list(seen.items())
 
 
+def _standing(match: Match) -> QuerySet[Post]:
+    """The posts that stand: those a GM's rewind took back are the thread's history, not the
+    match's, and the forum reads the match (a rewound turn would be told twice)."""
+    return match.posts.filter(undone_by__isnull=True)
+
+
 def turn(match: Match, key: TurnKey, url: str) -> ForumTurn | None:
     """The posts of one turn with their lines; None when the thread has no such turn.
     ``url`` is the match page's address: the turn's first post is linked."""
-    names = Names(match)
+    names = Names(match, with_team=True)
     posts = [
         post
-        for post in match.posts.select_related("author").order_by("number")
+        for post in _standing(match).select_related("author").order_by("number")
         if TurnKey.of(post) == key
     ]
     if not posts:

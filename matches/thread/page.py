@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -120,6 +121,7 @@ class ThreadPage:
     earlier: int | None
     before: int | None = None
     keep: int | None = None  # the first post a poll must still show: earlier pages were read
+    key: str = ""  # what the page was cached under: its HTML is cached under it too
 
 
 PAGE_SIZE = 40
@@ -141,8 +143,32 @@ def thread(
     if isinstance(cached, ThreadPage):
         return cached
     page = _read_page(match, before, since, size)
+    page.key = key
     _cache_set_many({key: page}, PAGE_SECONDS)
     return page
+
+
+def per_version_html(match: Match, name: str, facts: list[Any], render: Callable[[], str]) -> str:
+    """A part of the match page that reads the same for every reader with the same ``facts``
+    until the match changes: rendered once per version (every write moves the version on)."""
+    digest = json.dumps([_reader_context(match), match.dice_commitment, match.version, *facts])
+    return cached_html(f"{name}:{match.pk}:{_digest(digest)}", render)
+
+
+def cached_html(key: str, render: Callable[[], str]) -> SafeString:
+    """HTML rendered once for ``key`` (whose facts say all it depends on), then read from the
+    caches the thread's pages use; rendered anew when they are down."""
+    key = f"html:{key}"
+    cached = _cache_get_many([key], PAGE_SECONDS).get(key)
+    if isinstance(cached, str):
+        return mark_safe(cached)
+    html = render()
+    _cache_set_many({key: str(html)}, PAGE_SECONDS)
+    return mark_safe(html)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def _page_key(match: Match, before: int | None, since: int | None, size: int) -> str:
@@ -178,13 +204,13 @@ def _read_page(match: Match, before: int | None, since: int | None, size: int) -
 
 
 def _grouped(match: Match, posts: list[Post]) -> list[TurnGroup]:
-    names = Names(match)
+    names = Names(match, with_team=True)
     fragments = _fragments(match, names, posts)
     groups: list[TurnGroup] = []
     key: tuple[int, int, str] | None = None
     for post in posts:
         d = post.declaration or {}
-        kick_off = (d.get("action") or d.get("kind")) in KICK_OFF_POSTS
+        kick_off = not post.turn or (d.get("action") or d.get("kind")) in KICK_OFF_POSTS
         here = (post.half, 0 if kick_off else post.turn, "" if kick_off else post.team)
         if here != key:
             key = here
@@ -398,6 +424,8 @@ def headline(names: Names, post: Post) -> str:
         }
         if d.get("default"):
             text += " " + _("(the deadline passed: the default answer)")
+        elif d.get("standing_order"):
+            text += " " + _("(answered by the standing orders, without asking)")
         return text
     if post.kind == Post.Kind.DECLARATION:
         return declaration_text(names, d)

@@ -22,11 +22,14 @@ Facts = dict[str, Any]
 
 
 class Names:
-    """Players and teams by the engine's ids, for sentences."""
+    """Players and teams by the engine's ids, for sentences. ``with_team`` names each player's
+    team too, where both teams' players meet (the thread, the GM's forms): two teams of
+    linemen both have a "#1 Lineman 1"."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, *, with_team: bool = False) -> None:
         self.match = match
         self.lineup: dict[str, dict[str, Any]] = match.lineup or {}
+        self.with_team = with_team
 
     def player(self, pid: Any) -> str:
         if not pid:
@@ -34,7 +37,14 @@ class Names:
         info = self.lineup.get(str(pid))
         if info is None:
             return str(pid)
-        return f"#{info['number']} {info['name']}"
+        name = f"#{info['number']} {info['name']}"
+        if self.with_team:
+            return f"{name} ({self.team(self.team_of(str(pid)))})"
+        return name
+
+    def team_of(self, pid: str) -> str:
+        """The key (home, away) of a player's team: the engine's ids start with h or a."""
+        return "home" if pid.startswith("h") else "away"
 
     def team(self, key: Any) -> str:
         if key == "home":
@@ -254,6 +264,10 @@ _MESSAGES: dict[str, Callable[[Names, Facts], str]] = {
         % {"user": s.get("user", ""), "until": moment(s.get("until"))}
     ),
     "deadline_passed": _deadline_passed,
+    "bank_ran_out": lambda names, s: (
+        _("The time bank of %(who)s ran out: the match is paused until the GM rules.")
+        % {"who": ", ".join(names.actor(str(actor)) for actor in s.get("actors") or [])}
+    ),
     "blitz_contest": _blitz_contest,
     "dispute_raised": _dispute_raised,
     "rewind": _rewind,

@@ -177,13 +177,22 @@ def touchback(ctx: Ctx) -> None:
         (q for q in st.players.values() if q.team == receiving and q.at is not None),
         key=lambda q: (q.number if q.number is not None else 99, q.id),
     )
-    able = [q.id for q in on if can_catch(q)] or [q.id for q in on]
+    catchers = [q.id for q in on if can_catch(q)]
+    able = catchers or [q.id for q in on]
     if not able:
         ctx.ev("touchback", team=receiving, player=None)
         return
     choice = str(ctx.ask("touchback", ctx.rs.captain(receiving), able, able[0]))
-    st.carrier = choice
     ctx.ev("touchback", team=receiving, player=choice)
+    if catchers:
+        st.carrier = choice
+        return
+    # Nobody standing (a Pitch Invasion stunned them all): a fallen player cannot hold the
+    # ball, which bounces from his square as from any fallen player's (seed 000).
+    at = st.players[choice].at
+    assert at is not None
+    st.ball_at = at
+    bounce(ctx, at)
 
 
 def flush_loose(ctx: Ctx) -> None:

@@ -3,12 +3,12 @@ second block."""
 
 from __future__ import annotations
 
-from .ball import flush_loose, throw_in
+from .ball import flush_loose
 from .board import NAMES, NEIGHBOURS, adjacent, on_pitch, parse_square, square
 from .board import push_squares as _push_squares
 from .context import Ctx, d6_roll, offer_reroll
 from .core import assists
-from .injury import fall, roll_injury
+from .injury import beaten_by_the_crowd, fall, into_the_crowd
 from .moving import need_square
 from .passing import dump_off_pass
 from .state import Player
@@ -185,16 +185,7 @@ def push(
     opts, crowd = _push_targets(ctx, frm, victim, chooser_free=grab or side_step)
     if crowd:
         ctx.ev("push", player=victim_id, frm=NAMES[v], to=None, crowd=True)
-        carrier = st.carrier == victim_id
-        ctx.place(victim_id, None)
-        vp = ctx.mp(victim_id)
-        vp.state = "reserves"
-        if carrier:
-            st.carrier = None
-            st.ball_at = None
-            if vp.team == st.active:
-                ctx.turnover = True
-        ctx.crowd.append((victim_id, v if carrier else None))
+        ctx.crowd.append((victim_id, into_the_crowd(ctx, victim_id)))
         return v, True
     if len(opts) == 1:
         to = opts[0]
@@ -256,10 +247,7 @@ def _push_and_follow(
             ctx.ev("strip_ball", player=def_id, at=NAMES[dfn.at])
             ctx.loose.append(dfn.at)
     while ctx.crowd:
-        victim, ball_from = ctx.crowd.pop(0)
-        roll_injury(ctx, victim, {}, crowd=True)
-        if ball_from is not None:
-            throw_in(ctx, ball_from)
+        beaten_by_the_crowd(ctx, *ctx.crowd.pop(0))
     flush_loose(ctx)
     att = st.players[att_id]
     if att.state != "standing" or ctx.turnover:

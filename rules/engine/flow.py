@@ -231,7 +231,7 @@ def end_half(ctx: Ctx) -> None:
         if st.score["home"] != st.score["away"] or not st.overtime:
             finish(ctx, "full_time")
             return
-        if _draw_agreed(ctx):
+        if not st.knockout and _draw_agreed(ctx):
             finish(ctx, "agreed_draw")
             return
         st.half = 3

@@ -4,7 +4,7 @@ sending-off."""
 
 from __future__ import annotations
 
-from .ball import bounce
+from .ball import bounce, throw_in
 from .board import NAMES, adjacent
 from .context import Ctx, plain_d6
 from .state import Player, other
@@ -334,6 +334,34 @@ def off_pitch(ctx: Ctx, pid: str, state: str) -> None:
         ctx.place(pid, None)
     p.state = state
     p.stunned_now = False
+
+
+def into_the_crowd(ctx: Ctx, pid: str) -> int | None:
+    """A player leaving the pitch for the crowd waits in the Reserves box for the crowd's
+    injury roll. A ball carrier loses the ball, a turnover when its team is moving (seed 000:
+    hurt by the crowd is no turnover "unless he held the ball"). Returns the square the crowd
+    throws the ball in from, None when the player held no ball."""
+    st = ctx.st
+    p = ctx.mp(pid)
+    last = p.at
+    carried = st.carrier == pid
+    ctx.place(pid, None)
+    p.state = "reserves"
+    if not carried:
+        return None
+    st.carrier = None
+    st.ball_at = None
+    if p.team == st.active:
+        ctx.turnover = True
+    return last
+
+
+def beaten_by_the_crowd(ctx: Ctx, pid: str, ball_from: int | None) -> None:
+    """The crowd's injury roll for a player it received, then its throw-in of the ball he
+    held: "la multitud devolverá el balón al campo" (seed 000)."""
+    roll_injury(ctx, pid, {}, crowd=True)
+    if ball_from is not None:
+        throw_in(ctx, ball_from)
 
 
 def bribed(ctx: Ctx, p: Player) -> bool:

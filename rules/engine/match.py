@@ -54,6 +54,7 @@ def new_match(
     house_rules: bool = True,
     overtime: bool = True,
     *,
+    knockout: bool = False,
     weather: str | None = None,
     dice_used: int = 0,
 ) -> MatchState:
@@ -71,6 +72,7 @@ def new_match(
         house_rules=house_rules,
         phase="pregame",
         overtime=overtime,
+        knockout=knockout,
         weather=weather or "nice",
         dice_used=dice_used,
         weather_rolled=weather is not None,

@@ -155,7 +155,7 @@ def preview(
         ways = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b + total > t.av)
         out.append(
             {
-                "square": NAMES[cur],
+                "square": NAMES[t.at] if t.at is not None else NAMES[cur],  # the armour hit
                 "roll": "armour",
                 "target": t.av + 1,
                 "modifiers": mods,

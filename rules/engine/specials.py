@@ -8,12 +8,21 @@ from the stream and decisions asked exactly as in the rest of the engine."""
 from __future__ import annotations
 
 from .actions import Declaration
-from .ball import flush_loose, throw_in
+from .ball import flush_loose
 from .blocking import block, push
 from .board import NAMES, NEIGHBOURS, adjacent, on_pitch, square, xy
 from .context import Ctx, Mover, d6_roll
 from .core import enemy_tz
-from .injury import UNDEAD_RACES, armour, bribed, fall, off_pitch, roll_injury
+from .injury import (
+    UNDEAD_RACES,
+    armour,
+    beaten_by_the_crowd,
+    bribed,
+    fall,
+    into_the_crowd,
+    off_pitch,
+    roll_injury,
+)
 from .moving import need_square, pick_up
 from .passing import pass_modifiers, pass_roll, scatter_player
 from .state import Player
@@ -270,10 +279,10 @@ def ball_and_chain(ctx: Ctx, mv: Mover, facings: tuple[str, ...]) -> None:
         )
         if to is None:
             ctx.ev("push", player=mv.pid, frm=NAMES[me.at], to=None, crowd=True)
-            ctx.place(mv.pid, None)
-            ctx.mp(mv.pid).state = "reserves"
+            ball_from = into_the_crowd(ctx, mv.pid)
             ctx.hit_by = None
-            roll_injury(ctx, mv.pid, {}, crowd=True)
+            beaten_by_the_crowd(ctx, mv.pid, ball_from)
+            flush_loose(ctx)
             return
         occupant = st.board.get(to)
         if occupant is None:
@@ -301,11 +310,8 @@ def _push_prone(ctx: Ctx, pid: str, occupant: str) -> None:
         ctx.place(pid, vacated)
         ctx.ev("follow_up", player=pid, to=NAMES[vacated])
     while ctx.crowd:
-        victim, ball_from = ctx.crowd.pop(0)
         ctx.hit_by = None
-        roll_injury(ctx, victim, {}, crowd=True)
-        if ball_from is not None:
-            throw_in(ctx, ball_from)
+        beaten_by_the_crowd(ctx, *ctx.crowd.pop(0))
     if st.players[occupant].at is not None:
         armour(ctx, occupant, me)
     flush_loose(ctx)

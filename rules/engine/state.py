@@ -324,6 +324,7 @@ class MatchState:
     kick_landing: int | None = None  # the ball in the air (OFF_PITCH: it left the pitch)
     ref_gone: bool = False  # Get the Ref: nobody is sent off for the rest of the half
     overtime: bool = True  # a tie at full time goes to overtime (else the match is drawn)
+    knockout: bool = False  # a cup match: no agreed draw, a tie goes on to overtime
     result: dict[str, Any] | None = None
     weather_rolled: bool = False  # the pre-match weather is known (``pregame_weather``)
     rerolls_free: bool = False  # house rule 5: the rival uses team rerolls with no approval
@@ -352,6 +353,7 @@ class MatchState:
             self.kick_landing,
             self.ref_gone,
             self.overtime,
+            self.knockout,
             self.result,
             self.weather_rolled,
             self.rerolls_free,
@@ -385,6 +387,7 @@ class MatchState:
             "kick_landing": "off" if kl == OFF_PITCH else _sq_name(kl),
             "ref_gone": self.ref_gone,
             "overtime": self.overtime,
+            **({"knockout": True} if self.knockout else {}),
             "result": self.result,
             "weather_rolled": self.weather_rolled,
             "rerolls_free": self.rerolls_free,
@@ -471,6 +474,7 @@ class MatchState:
         st.kick_landing = OFF_PITCH if kl == "off" else _sq(kl)
         st.ref_gone = bool(d.get("ref_gone", False))
         st.overtime = bool(d.get("overtime", True))
+        st.knockout = bool(d.get("knockout", False))
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise ValueError("result must be an object or null")

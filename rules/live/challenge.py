@@ -16,9 +16,10 @@ TIE = "tie"
 
 
 class ChallengeError(ValueError):
-    """Input that no challenge can come from; ``code`` is the contract's error name."""
+    """Input that no challenge can come from; ``code`` is the contract's error name (LIVE.md
+    names two: ``bad_throw`` for any input that is not a challenge, ``extra_throw``)."""
 
-    code = "bad_input"
+    code = "bad_throw"
 
 
 class BadThrow(ChallengeError):

@@ -21,6 +21,7 @@ from rules.live.challenge import (
 )
 
 EXIT_DECIDED, EXIT_NEEDS_THROW, EXIT_BAD_INPUT = 0, 1, 2
+BAD = ChallengeError.code  # the contract's name for input that is not a challenge
 
 
 def run(data: object) -> tuple[dict[str, Any], int]:
@@ -100,7 +101,7 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     """Read FILE ("-": standard input), print the line, return the exit status."""
     out = out or sys.stdout
     if len(argv) != 1:
-        print(json.dumps({"ok": False, "error": "bad_input", "message": "usage: FILE"}), file=out)
+        print(json.dumps({"ok": False, "error": BAD, "message": "usage: FILE"}), file=out)
         return EXIT_BAD_INPUT
     try:
         if argv[0] == "-":
@@ -108,10 +109,10 @@ def main(argv: Sequence[str], out: Any = None) -> int:
         else:
             with open(argv[0], encoding="utf-8") as handle:
                 text = handle.read()
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))  # a byte-order mark is no content
     except (OSError, ValueError, RecursionError) as exc:
         message = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
-        result, status = {"ok": False, "error": "bad_input", "message": message}, EXIT_BAD_INPUT
+        result, status = {"ok": False, "error": BAD, "message": message}, EXIT_BAD_INPUT
     else:
         result, status = run(data)
     print(json.dumps(result, ensure_ascii=False), file=out)

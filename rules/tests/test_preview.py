@@ -64,3 +64,11 @@ def test_legal_actions_lists_what_the_player_may_declare_now() -> None:
     assert legal_actions(state, "home:captain", "h2") == []
     assert legal_actions(state, "home:rival", "h2")[0] == "move"
     assert legal_actions(state, "away:captain", "a1") == []
+
+
+def test_a_fouls_armour_roll_is_on_the_target_square_not_the_foulers() -> None:
+    state = position()
+    path = ("J7", "I6", "I5", "I4")  # h1 walks from K8 to beside a2, prone on H3
+    rolls = preview(state, "home:captain", Declaration("h1", "foul", path, target="a2"))
+    armour = next(r for r in rolls if r["roll"] == "armour")
+    assert armour["square"] == "H3"

@@ -27,7 +27,10 @@
   function token(pid, info, parent) {
     var g = svg("g", { "data-player": pid, "data-testid": "token-" + pid, visibility: "hidden" }, parent);
     svg("title", {}, g).textContent = info.label;
-    svg("circle", { "class": "body", cx: 15, cy: 15, r: 12 }, g);
+    // the away team's players are rounded squares, the home team's discs: more than a colour
+    if (pid.charAt(0) === "a") {
+      svg("rect", { "class": "body", x: 3, y: 3, width: 24, height: 24, rx: 5 }, g);
+    } else { svg("circle", { "class": "body", cx: 15, cy: 15, r: 12 }, g); }
     svg("text", { "class": "num", x: 15, y: 19 }, g).textContent = String(info.number);
     svg("text", { "class": "state-mark", x: 3, y: 28 }, g);
     svg("circle", { "class": "ball", cx: 25, cy: 25, r: 4.5, visibility: "hidden" }, g);
@@ -79,8 +82,15 @@
     });
     el("replay-position").textContent = fill(root.dataset.eventFormat, { n: at + 1, total: frames.length });
     var link = el("replay-post");
-    link.textContent = frame.post ? fill(root.dataset.postFormat, { n: frame.post }) : "";
-    link.href = frame.post ? root.dataset.match + "?before=" + (frame.post + 1) + "#post-" + frame.post : "#";
+    // an event outside any post (the match's creation) links nowhere: no empty link in the tab order
+    link.hidden = !frame.post;
+    if (frame.post) {
+      link.textContent = fill(root.dataset.postFormat, { n: frame.post });
+      link.href = root.dataset.match + "?before=" + (frame.post + 1) + "#post-" + frame.post;
+    } else {
+      link.textContent = "";
+      link.removeAttribute("href");
+    }
     el("replay-text").textContent = frame.text;
     history.replaceState(null, "", "#event-" + frame.event);
   }

@@ -2,7 +2,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from teams.models import League, Team
+from teams import services
+from teams.models import Invitation, League, Team
+from teams.tests.conftest import starting_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +139,7 @@ def test_a_game_master_cannot_add_a_team_to_another_league_nor_outside_his_own(
     data = {
         "name": "Ringers",
         "race": "human",
-        "captain": carol.pk,
+        "captain": staff_gm.pk,
         "rerolls": 0,
         "fan_factor": 0,
         "assistant_coaches": 0,
@@ -153,6 +155,64 @@ def test_a_game_master_cannot_add_a_team_to_another_league_nor_outside_his_own(
     assert not Team.objects.filter(name="Ringers").exists()
     assert client.post("/admin/teams/team/add/", {**data, "league": league.pk}).status_code == 302
     assert Team.objects.get(name="Ringers").league == league
+
+
+def test_a_game_master_makes_nobody_else_captain_or_rival_in_the_admin(
+    client: Client, staff_gm: User, carol: User, dave: User, team: Team, league: League
+) -> None:
+    client.force_login(staff_gm)
+    data = {
+        "name": "Ringers",
+        "race": "human",
+        "league": league.pk,
+        "captain": carol.pk,
+        "rival": dave.pk,
+        "rerolls": 0,
+        "fan_factor": 0,
+        "assistant_coaches": 0,
+        "cheerleaders": 0,
+        "captain_treasury": 5_000_000,
+        "rival_treasury": 0,
+        "players-TOTAL_FORMS": 0,
+        "players-INITIAL_FORMS": 0,
+    }
+    response = client.post("/admin/teams/team/add/", data)
+    assert response.status_code == 200  # carol is not a choice
+    assert not Team.objects.filter(name="Ringers").exists()
+    change = {
+        **data,
+        "name": team.name,
+        "race": team.race,
+        "players-TOTAL_FORMS": 0,
+        "players-INITIAL_FORMS": 0,
+    }
+    response = client.post(f"/admin/teams/team/{team.pk}/change/", change)
+    team.refresh_from_db()
+    assert (team.captain.username, team.rival and team.rival.username) == ("alice", "bob")
+    page = client.get(f"/admin/teams/team/{team.pk}/change/").content.decode()
+    assert 'name="captain"' not in page and 'name="rival"' not in page
+
+
+def test_a_game_master_invites_from_the_admin_and_only_the_coach_accepts(
+    client: Client, staff_gm: User, carol: User, solo_team: Team, other_team: Team, league: League
+) -> None:
+    # carol captains a team of the league: one of its GM's people
+    Team.objects.filter(pk__in=[solo_team.pk, other_team.pk]).update(league=league)
+    client.force_login(staff_gm)
+    response = client.post(
+        "/admin/teams/invitation/add/",
+        {"team": solo_team.pk, "user": carol.pk, "status": "accepted"},
+    )
+    assert response.status_code == 302
+    invitation = Invitation.objects.get(team=solo_team, user=carol)
+    assert invitation.status == Invitation.Status.PENDING
+    response = client.post(
+        f"/admin/teams/invitation/{invitation.pk}/change/",
+        {"team": solo_team.pk, "user": carol.pk, "status": "accepted"},
+    )
+    invitation.refresh_from_db()
+    solo_team.refresh_from_db()
+    assert invitation.status == Invitation.Status.PENDING and solo_team.rival is None
 
 
 def test_a_game_master_cannot_open_a_league_for_another_game_master(
@@ -177,3 +237,47 @@ def test_a_game_master_cannot_open_a_league_for_another_game_master(
         },
     )
     assert response.status_code == 200 and not League.objects.filter(name="Copa").exists()
+
+
+def test_each_game_master_s_admin_shows_only_the_people_teams_and_leagues_of_their_leagues(
+    client: Client, staff_gm: User, team: Team, other_league: League, dave: User
+) -> None:
+    orcs = services.create_team(
+        dave, starting_plan("orc"), name="Southern Orcs", league=other_league
+    )
+    otto = other_league.gm
+    User.objects.filter(pk=otto.pk).update(is_staff=True)
+    # (the GM, what their admin shows, what it never shows)
+    views = (
+        (
+            staff_gm,
+            ["Reikland Reavers", "Liga del Foro", "Karl", "alice", "bob"],
+            ["Southern Orcs", "Copa del Sur", "dave"],
+        ),
+        (
+            otto,
+            ["Southern Orcs", "Copa del Sur", "dave"],
+            ["Reikland Reavers", "Liga del Foro", "Karl", "alice"],
+        ),
+    )
+    for gm, shown, hidden in views:
+        client.force_login(gm)
+        pages = "".join(
+            client.get(url).content.decode()
+            for url in (
+                "/admin/teams/team/",
+                "/admin/teams/player/",
+                "/admin/teams/league/",
+                "/admin/teams/invitation/add/",
+            )
+        )
+        for text in shown:
+            assert text in pages, (gm, text)
+        for text in hidden:
+            assert text not in pages, (gm, text)
+        other = orcs if gm == staff_gm else team
+        assert client.get(f"/admin/teams/team/{other.pk}/change/").status_code == 302
+    client.force_login(staff_gm)
+    response = client.post("/admin/teams/invitation/add/", {"team": team.pk, "user": dave.pk})
+    assert response.status_code == 200  # dave is not one of this GM's people
+    assert not Invitation.objects.filter(user=dave).exists()

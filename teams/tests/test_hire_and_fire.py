@@ -95,7 +95,7 @@ def test_firing_retires_the_player_without_a_refund_and_frees_the_number(
     response = client.post(reverse("teams:fire", args=[team.pk, karl.pk]), follow=True)
     assert "Karl has left the team." in response.content.decode()
     karl.refresh_from_db()
-    assert karl.status == "retired"
+    assert karl.status == "fired"
     assert money(team) == (96_000, 74_000)
     assert team.value == 830_000 - 90_000
     replacement = services.hire_player(

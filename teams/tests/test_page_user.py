@@ -73,9 +73,9 @@ def test_a_wrong_password_is_checked_once(
         return check(user, raw)
 
     monkeypatch.setattr(User, "check_password", counted)
-    refused = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    refused = client.post(reverse("login"), {"login": "alice", "password": "wrong"})
     assert refused.status_code == 200 and "_auth_user_id" not in client.session
     assert checked == ["wrong"]
-    client.post(reverse("login"), {"username": "alice", "password": "right horse battery"})
+    client.post(reverse("login"), {"login": "alice", "password": "right horse battery"})
     assert client.session["_auth_user_id"] == str(alice.pk)
     assert client.session["_auth_user_backend"] == BACKENDS[0]

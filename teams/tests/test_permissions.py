@@ -66,13 +66,13 @@ WRITES = [
         "fire a player of the captain's side",
         {"captain"},
         lambda c, t: c.post(_url("fire", t, 1)),
-        lambda t: t.players.get(number=1).status == "retired",
+        lambda t: t.players.get(number=1).status == "fired",
     ),
     Write(
         "fire a player of the rival's side",
         {"rival"},
         lambda c, t: c.post(_url("fire", t, 7)),
-        lambda t: t.players.get(number=7).status == "retired",
+        lambda t: t.players.get(number=7).status == "fired",
     ),
     Write(
         "rename a player of the rival's side",

@@ -1,11 +1,13 @@
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from matches.models import Match
-from matches.services import chain_is_intact, fold, load_state
+from matches.models import Fixture, Match
+from matches.services import MatchError, chain_is_intact, fold, load_state, start_fixture
 from matches.verification.exports import export_match, verify
+from tools.demo_matches import concede, settle_post_match
 
 pytestmark = pytest.mark.django_db
 
@@ -36,15 +38,29 @@ def test_the_demo_s_finished_match_went_through_the_post_match_sequence_and_veri
     assert result.ok and result.rolls > 0
 
 
-def test_the_demo_leaves_a_fixture_waiting_in_its_pre_match_with_the_weather_rolled() -> None:
+def test_the_demo_schedules_the_return_fixture_and_opens_it_only_once_the_match_in_play_ends() -> (
+    None
+):
     call_command("load_demo", stdout=StringIO())
     call_command("load_demo", stdout=StringIO())
-    waiting = Match.objects.get(status=Match.Status.PRE_MATCH)
-    assert waiting.fixture.round == 1 and waiting.league == waiting.fixture.league
-    assert (waiting.home_team.name, waiting.away_team.name) == (
-        "Orcland Raiders",
-        "Reikland Reavers",
-    )
+    fixture = Fixture.objects.get()
+    assert fixture.round == 1 and fixture.match is None
+    assert (fixture.home.name, fixture.away.name) == ("Orcland Raiders", "Reikland Reavers")
+    gm = User.objects.get(username="gm")
+    with pytest.raises(MatchError) as refused:
+        start_fixture(fixture.pk, gm)
+    assert refused.value.code == "team_busy"
+    assert "Orcland Raiders is already in a match that has not finished" in refused.value.message
+    in_play = Match.objects.get(status=Match.Status.IN_PLAY)
+    concede(in_play)
+    settle_post_match(in_play)
+    played = Match.objects.filter(status=Match.Status.FINISHED).order_by("-pk")
+    assert played.count() == 2
+    for match in played:  # the later match first: each record holds on its own
+        result = verify(export_match(match))
+        assert result.ok and result.problems == [], (match.pk, result.problems)
+    waiting = start_fixture(fixture.pk, gm)
+    assert waiting.status == Match.Status.PRE_MATCH
     assert waiting.sequence.step == "petty_cash_favourite"
     steps = [p.summary["step"] for p in waiting.posts.filter(kind="system") if "step" in p.summary]
     assert steps == ["weather", "team_values"]

@@ -3,13 +3,18 @@
 from the match page, and a turn copied as BBCode from the forum page."""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from matches import services
 from matches.models import Match
 from matches.tests.positions import mid_turn, script_dice
+from teams import services as team_services
+from teams.tests.conftest import REAVERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -147,3 +152,36 @@ def test_a_turn_heading_of_the_thread_links_to_that_turn_for_the_forum(
     assert "[*]Dodge" in text and "Go" in text
     markdown = erin.get_by_test_id("forum-markdown").input_value()
     assert "### Half 1, turn 1 of Reikland Reavers" in markdown
+
+
+@pytest.mark.parametrize(
+    ("language", "width"), [("en", 1366), ("es", 1366), ("fr", 390)], ids=["en", "es", "phone-fr"]
+)
+def test_an_invited_coach_accepts_from_the_home_page(
+    live_server: LiveServer, browser: Browser, cast: dict[str, User], language: str, width: int
+) -> None:
+    team = team_services.create_team(
+        cast["erin"], REAVERS, name="Invited Reavers", rival_username="bob"
+    )
+    page = _log_in_from_home(browser, live_server, cast["bob"])
+    page.set_viewport_size({"width": width, "height": 844})
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
+    page.reload()
+    with translation.override(language):
+        invited = gettext("%(captain)s invites you to coach the rival's side of %(team)s.") % {
+            "captain": "erin",
+            "team": "Invited Reavers",
+        }
+        accept, accepted = gettext("Accept"), gettext("You coach the rival's side now.")
+    invitations = page.get_by_test_id("invitations")
+    expect(invitations).to_contain_text(invited)
+    invitations.get_by_role("button", name=accept).click()
+    expect(page.get_by_role("status")).to_contain_text(accepted)
+    team.refresh_from_db()
+    assert team.rival == cast["bob"]
+    page.goto(live_server.url)
+    expect(page.get_by_test_id("dashboard")).to_be_visible()
+    expect(page.get_by_test_id("invitations")).to_have_count(0)
+    page.context.close()

@@ -10,7 +10,9 @@ from django.test import Client
 from matches import services
 from matches.models import Decision, Fixture, Match
 from matches.tests.positions import mid_turn, script_dice
+from teams import services as team_services
 from teams.models import League, Team
+from teams.tests.conftest import REAVERS
 
 pytestmark = pytest.mark.django_db
 
@@ -162,3 +164,33 @@ def test_a_substitute_the_gm_seats_finds_the_match_and_the_coach_replaced_no_lon
     assert f"/matches/{match.pk}/" not in alice  # her seat is erin's now, and she holds no other
     bob = _page(clients["bob"], "/matches/mine/")
     assert "Reikland Reavers (rival)" in bob  # the rival keeps his own seat
+
+
+def test_an_invitation_is_answered_from_the_home_page(
+    clients: dict[str, Client], cast: dict[str, User]
+) -> None:
+    team = team_services.create_team(
+        cast["erin"], REAVERS, name="Invited Reavers", rival_username="alice"
+    )
+    declined = team_services.create_team(
+        cast["erin"], REAVERS, name="Declined Reavers", rival_username="carol"
+    )
+    invitation = team.invitations.get()
+    home = _page(clients["alice"], "/")
+    assert 'data-testid="invitations"' in home
+    assert "erin invites you to coach the rival" in home and "Invited Reavers" in home
+    accept = f"/teams/invitations/{invitation.pk}/accept/"
+    assert f'action="{accept}"' in home
+    assert 'data-testid="invitations"' not in _page(clients["bob"], "/")
+    assert clients["bob"].post(accept).status_code == 403  # only the invited coach answers
+    assert clients["alice"].post(accept).status_code == 302
+    team.refresh_from_db()
+    assert team.rival == cast["alice"]
+    assert 'data-testid="invitations"' not in _page(clients["alice"], "/")
+    carol_home = _page(clients["carol"], "/")
+    decline = f"/teams/invitations/{declined.invitations.get().pk}/decline/"
+    assert f'action="{decline}"' in carol_home
+    assert clients["carol"].post(decline).status_code == 302
+    declined.refresh_from_db()
+    assert declined.rival is None
+    assert 'data-testid="invitations"' not in _page(clients["carol"], "/")

@@ -277,11 +277,15 @@ def test_with_the_broker_down_coaches_post_and_deadlines_catch_up(
     )
     assert posted.returncode == 0, posted.stderr.decode()
     assert b"broker unavailable" not in posted.stderr  # the posts never asked the broker
-    waiting = OutboxMessage.objects.filter(sent_at__isnull=True, task="matches.tasks.notify_turn")
-    assert list(waiting.values_list("args", flat=True)) == [[match.pk]]
     assert match.posts.filter(kind=Post.Kind.DECLARATION).count() == 2
     match.refresh_from_db()
-    assert services.load_state(match).active == "away"
+    state = services.load_state(match)
+    assert state.active == "away"
+    # The away team's "your turn" notice waits in the outbox, keyed by the turn it announces.
+    waiting = OutboxMessage.objects.filter(sent_at__isnull=True, task="matches.tasks.notify_turn")
+    assert list(waiting.values_list("args", flat=True)) == [
+        [match.pk, state.half, "away", state.turn["away"]]
+    ]
     # The away team's deadline passes while Redis is still down.
     Match.objects.filter(pk=match.pk).update(turn_deadline_at=timezone.now() - timedelta(seconds=1))
     start()

@@ -83,7 +83,7 @@ def test_the_gm_lands_on_the_disputed_roll_and_sees_only_the_chosen_rulings_fiel
     expect(disputed).to_have_class(re.compile(r"\bdisputed\b"))
     expect(disputed).to_contain_text("disputed")
     expect(context.locator("li.post")).not_to_have_count(0)
-    context.get_by_role("link", name="The disputed roll in its context").click()
+    context.get_by_role("link", name="Go to the disputed roll").click()
     expect(page).to_have_url(f"{page.url.split('#')[0]}#disputed-{dispute.pk}")
     expect(disputed).to_be_in_viewport()
 

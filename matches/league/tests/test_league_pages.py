@@ -23,6 +23,10 @@ SETTINGS = {
     "turn_deadline_hours": "36",
     "decision_deadline_hours": "8",
     "blitz_claim_window_hours": "4",
+    "clock": "deadlines",
+    "bank_hours": "72",
+    "bank_increment_hours": "12",
+    "bank_run_out": "defaults",
     "rival_rerolls": "approved",
     "reroll_approval_default": "refuse",
     "vacation_days": "10",
@@ -217,3 +221,13 @@ def test_a_new_league_starts_at_ve_160_unless_the_gm_says_otherwise(gm: User) ->
     assert league.starting_treasury == 1_600_000
     _client(gm).post(reverse("gm:league_create"), {**SETTINGS, "starting_treasury": "1000000"})
     assert League.objects.get(name="Liga Nueva").starting_treasury == 1_000_000
+
+
+def test_a_time_bank_of_no_hours_is_refused_and_changes_nothing(league: League, gm: User) -> None:
+    url = reverse("gm:league_edit", args=[league.pk])
+    data = {**SETTINGS, "name": league.name, "clock": "bank", "bank_hours": "0"}
+    response = _client(gm).post(url, data)
+    assert response.status_code == 200
+    assert "Ensure this value is greater than or equal to 1." in response.content.decode()
+    league.refresh_from_db()
+    assert league.clock == League.Clock.DEADLINES

@@ -1,9 +1,11 @@
 """``make bench``: the cost of one deadline sweep with 10,000 pending deadlines, of which none,
-100 and 1,000 have expired. Runs in a throw-away test database of the configured engine."""
+100 and 1,000 have expired; ``--banks``: in a league with the time bank, each deadline the end
+of the running banks (matches.services.banks). Runs in a throw-away test database of the
+configured engine."""
 
 import statistics
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -22,6 +24,7 @@ from teams.models import League
 from tools.demo_teams import ORCLAND, REIKLAND
 
 C, R = rosters.CAPTAIN, rosters.RIVAL
+TEAMS = ("home", "away")
 
 
 def _plan(race: str, players: list[tuple[str, str, str]]) -> rosters.TeamPlan:
@@ -56,6 +59,7 @@ class Command(BaseCommand):
         parser.add_argument("--pending", type=int, default=10_000)
         parser.add_argument("--expired", type=int, nargs="*", default=[0, 100, 1000])
         parser.add_argument("--repeat", type=int, default=5)
+        parser.add_argument("--banks", action="store_true", help="a league with the time bank")
 
     def handle(self, *args: Any, **options: Any) -> None:
         old_name = connection.settings_dict["NAME"]
@@ -71,7 +75,8 @@ class Command(BaseCommand):
 
     def _run(self, options: dict[str, Any]) -> None:
         gm = User.objects.create_user("gm")
-        league = League.objects.create(name="Bench", gm=gm)
+        clock = League.Clock.BANK if options["banks"] else League.Clock.DEADLINES
+        league = League.objects.create(name="Bench", gm=gm, clock=clock)
         teams = []
         for name, plan in (
             ("Reavers", _plan("human", REIKLAND)),
@@ -87,13 +92,14 @@ class Command(BaseCommand):
         template = services.create_match(home=teams[0], away=teams[1], gm=gm, league=league)
         pending = options["pending"]
         vendor = connection.vendor
+        kind = "time banks" if options["banks"] else "deadlines"
         self.stdout.write(
-            f"Deadline sweep on {vendor}: {pending} pending deadlines "
+            f"Deadline sweep on {vendor}: {pending} pending {kind} "
             f"(half team turns, half open decisions); median of {options['repeat']} sweeps "
             "when none expired"
         )
         for expired in options["expired"]:
-            self._fill(template, pending, expired)
+            self._fill(template, pending, expired, banked=options["banks"])
             runs = []
             repeats = options["repeat"] if expired == 0 else 1
             for _ in range(repeats):
@@ -106,27 +112,49 @@ class Command(BaseCommand):
                 f"  {expired:>5} expired: {applied:>5} applied in {took:8.1f} ms{per}"
             )
 
-    def _fill(self, template: Match, pending: int, expired: int) -> None:
+    def _fill(self, template: Match, pending: int, expired: int, *, banked: bool) -> None:
         """``pending`` deadlines: half team turns under way, half kick-or-receive decisions;
-        ``expired`` of them (half of each kind) already passed."""
+        ``expired`` of them (half of each kind) already passed. ``banked``: each the end of
+        the banks that run (the turn's sides, the question's side)."""
         Post.objects.exclude(match=template).delete()
         MatchEvent.objects.exclude(match=template).delete()
         Decision.objects.exclude(match=template).delete()
         Match.objects.exclude(pk=template.pk).delete()
         now = timezone.now()
         past, future = now - timedelta(minutes=1), now + timedelta(hours=12)
-        fields = template.fields_for_copies("turn_deadline_at", "state")
+        fields = template.fields_for_copies("turn_deadline_at", "state", "banks")
         turns, decisions = pending // 2, pending - pending // 2
         late_turns, late_decisions = expired // 2, expired - expired // 2
         in_play = _in_play_state()
+        question = template.decisions.get()
+
+        def banks(runners: list[str], end: datetime) -> dict[str, Any]:
+            if not banked:
+                return {}
+            bank = timedelta(hours=72)
+            since = (end - bank).isoformat()
+            left = {f"{team}:{side}": bank.total_seconds() for team in TEAMS for side in (C, R)}
+            return {"left": left, "since": dict.fromkeys(runners, since), "credited": "1:home:3"}
+
+        turn_sides = ["home:captain", "home:rival"]
         Match.objects.bulk_create(
-            Match(**fields, state=in_play, turn_deadline_at=past if i < late_turns else future)
+            Match(
+                **fields,
+                state=in_play,
+                turn_deadline_at=(end := past if i < late_turns else future),
+                banks=banks(turn_sides, end),
+            )
             for i in range(turns)
         )
         asking = Match.objects.bulk_create(
-            Match(**fields, state=template.state, turn_deadline_at=None) for _ in range(decisions)
+            Match(
+                **fields,
+                state=template.state,
+                turn_deadline_at=None,
+                banks=banks([question.to], past if i < late_decisions else future),
+            )
+            for i in range(decisions)
         )
-        question = template.decisions.get()
         Decision.objects.bulk_create(
             Decision(
                 match=match,

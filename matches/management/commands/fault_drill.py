@@ -27,6 +27,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--clients", type=int, default=4, help="clients posting at once")
         parser.add_argument("--posts", type=int, default=10, help="posts by each client")
+        parser.add_argument(
+            "--wait-resend",
+            action="store_true",
+            help="wait (up to 30 minutes) while a notice's task or claim is still pending, for "
+            "the outbox's resend and the sweep, rather than counting such notices as not yet "
+            "delivered",
+        )
         parser.add_argument("--json", action="store_true", help="the figures as one JSON line")
         parser.add_argument("--keep", action="store_true", help="keep the drill's database")
 
@@ -51,7 +58,14 @@ class Command(BaseCommand):
             template = autoplay.demo_match()
             for user in User.objects.all():
                 User.objects.filter(pk=user.pk).update(email=f"{user.username}@drill.invalid")
-            drill.deadlines_and_notices(figures, template, env, own.url(), options["deadlines"])
+            drill.deadlines_and_notices(
+                figures,
+                template,
+                env,
+                own.url(),
+                options["deadlines"],
+                wait_resend=options["wait_resend"],
+            )
             drill.posts_under_faults(
                 figures, template, own, env, options["clients"], options["posts"]
             )

@@ -6,10 +6,11 @@ import random
 from django.contrib.auth.models import User
 
 from matches import services
-from matches.models import Match
+from matches.models import Match, TeamMatchRecord
 from matches.services import postmatch
 from rules.engine.board import NAMES, square
 from rules.engine.randomplay import random_setup
+from teams.models import Team
 
 
 class ConstantDice:
@@ -99,3 +100,32 @@ def finish_now(
         match.state = state.to_json(compact=True)
         match.save()
     return match
+
+
+def _team(match: Match, key: str) -> Team:
+    return match.home_team if key == "home" else match.away_team
+
+
+def through_the_pre_match(match: Match) -> None:
+    """Nothing into the petty cash, nothing bought, each team when its turn comes."""
+    for petty in (True, True, False, False):
+        seq = Match.objects.get(pk=match.pk).sequence
+        team = _team(match, services.pre_match_team(seq, petty=petty))
+        if not petty:
+            services.buy_inducements(match.pk, team.captain, {})
+            continue
+        services.transfer_petty_cash(match.pk, team.captain, side="captain", amount=0)
+        services.transfer_petty_cash(match.pk, team.rival or team.captain, side="rival", amount=0)
+
+
+def name_the_awards(match: Match) -> None:
+    """The winners take no reroll; each team's MVP is named by the opposing captain."""
+    records = {r.key: r for r in TeamMatchRecord.objects.filter(match=match)}
+    for key, record in records.items():
+        team = match.home_team if key == "home" else match.away_team
+        if record.result == "win":
+            services.reroll_winnings(match.pk, team.captain, reroll=False)
+    for key in ("home", "away"):
+        opposing = match.away_team if key == "home" else match.home_team
+        mje, pje = services.mvp_eligible(match, key)[:2]
+        services.choose_mvp(match.pk, opposing.captain, team=key, mje=mje, pje=pje)

@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from matches import services
@@ -144,3 +146,14 @@ def test_babes_chefs_bribes_igor_and_apothecaries_reach_the_engine(
     raiders = Team.objects.get(pk=shopping.away_team_id)
     assert away.apothecary == 2 + int(raiders.apothecary)
     assert not state.players[next(iter(state.players))].star
+
+
+def test_the_mercenaries_box_lists_the_positions_it_takes_with_their_price(
+    shopping: Match, cast: dict[str, User]
+) -> None:
+    client = Client()
+    client.force_login(cast["alice"])
+    page = client.get(reverse("sequence:prematch", args=[shopping.pk])).content.decode()
+    listed = page[page.index('data-testid="mercenary-positions"') :]
+    assert "<code>human.lineman</code></td><td>Lineman</td>" in listed
+    assert "80,000 gp" in listed  # a lineman's 50,000 and the mercenary's 30,000

@@ -4,6 +4,8 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from matches import services
@@ -108,3 +110,24 @@ def test_an_unanswered_side_moves_nothing_when_the_deadline_passes(
     record = TeamMatchRecord.objects.get(match=gold, key="home")
     assert (record.petty_cash_captain, record.petty_cash_rival) == (50_000, 0)
     assert Post.objects.filter(match=gold, summary__step="petty_cash", summary__default=True)
+
+
+def _petty_cash_form_shown(match: Match, user: User) -> bool:
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("sequence:prematch", args=[match.pk])).content.decode()
+    return 'data-testid="petty-cash"' in page
+
+
+def test_the_form_goes_once_a_side_has_decided_and_stays_gone_into_the_inducements(
+    gold: Match, cast: dict[str, User]
+) -> None:
+    services.transfer_petty_cash(gold.pk, cast["bob"], side="rival", amount=0)
+    assert not _petty_cash_form_shown(gold, cast["bob"])
+    assert _petty_cash_form_shown(gold, cast["alice"])  # her side has not decided yet
+    services.transfer_petty_cash(gold.pk, cast["alice"], side="captain", amount=0)
+    services.transfer_petty_cash(gold.pk, cast["carol"], side="captain", amount=0)
+    services.transfer_petty_cash(gold.pk, cast["dave"], side="rival", amount=0)
+    gold.sequence.refresh_from_db()
+    assert gold.sequence.step.startswith("inducements")
+    assert not any(_petty_cash_form_shown(gold, cast[who]) for who in ("alice", "bob", "carol"))

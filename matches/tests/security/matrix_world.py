@@ -15,7 +15,7 @@ from bbweb.roles import GM_GROUP, make_game_master
 from matches import services
 from matches.live import services as live_services
 from matches.live.models import LiveMatch
-from matches.models import Advancement, Dispute, Fixture, Match, Post
+from matches.models import Advancement, Dispute, Fixture, LeagueHook, Match, Post
 from teams import rosters
 from teams import services as team_services
 from teams.models import Invitation, League, MoveProposal, Player, Team
@@ -51,6 +51,7 @@ class World:
     fixture: Fixture
     player: Player
     live: LiveMatch
+    hook: LeagueHook
 
 
 def _split(captain: User, rival: User, plan: rosters.TeamPlan, name: str, league: League) -> Team:
@@ -117,6 +118,9 @@ def build_world() -> World:
         fixture=fixture,
         player=player,
         live=live,
+        hook=LeagueHook.objects.create(
+            league=league, kind="json", url="https://hooks.example/bbweb", events=["turn_posted"]
+        ),
     )
 
 
@@ -164,6 +168,7 @@ def url_for(route: str, world: World) -> str:
         "<slug:action>": "kick_off",
         "<id:league_id>": world.league.pk,
         "<id:fixture_id>": world.fixture.pk,
+        "<id:hook_id>": world.hook.pk,
         "<uidb64>": "MQ",
         "<token>": "set-password",
         "<str:token>": "not-a-signed-token",
@@ -172,7 +177,12 @@ def url_for(route: str, world: World) -> str:
         "<path:content_type_id>": ContentType.objects.get_for_model(Team).pk,
         "<path:object_id>": admin_ids.get(model, 0),
         "<id>": world.users["captain"].pk,
-        "^(?P<app_label>auth|teams)/$": "teams/",
+        "^(?P<app_label>auth|account|mfa|socialaccount|teams)/$": "teams/",
+        "<str:uidb64>": "MQ",
+        "^confirm-email/(?P<key>[-:\\w]+)/$": "confirm-email/not-a-key/",
+        "^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$": (
+            "password/reset/key/1-no-key/"
+        ),
         "(?P<url>.*)$": "nothing-here/",
     }
     url = "/" + route

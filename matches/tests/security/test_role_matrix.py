@@ -42,48 +42,177 @@ MATRIX: dict[str, tuple[str, str]] = {
         "200 200 200 200 200 200 200 200 200 200",
         "200 200 200 200 200 200 200 200 200 200",
     ),
+    # -- the accounts (django-allauth; the old addresses answer 301 to the new ones)
+    "accounts/login/": (
+        "200 302 302 302 302 302 302 302 302 302",
+        "200 302 302 302 302 302 302 302 302 302",
+    ),
     "accounts/signup/": (
         "200 302 302 302 302 302 302 302 302 302",
         "200 302 302 302 302 302 302 302 302 302",
     ),
-    "accounts/verify/<str:token>/": (
-        "302 302 302 302 302 302 302 302 302 302",
-        "405 405 405 405 405 405 405 405 405 405",
+    "accounts/password/reset/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
     ),
     "accounts/profile/": (
         "login 200 200 200 200 200 200 200 200 200",
         "login 200 200 200 200 200 200 200 200 200",
     ),
-    "accounts/login/": (
-        "200 200 200 200 200 200 200 200 200 200",
-        "200 200 200 200 200 200 200 200 200 200",
+    "accounts/discord/login/": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "404 404 404 404 404 404 404 404 404 404",
+    ),
+    "accounts/discord/login/callback/": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "404 404 404 404 404 404 404 404 404 404",
     ),
     "accounts/logout/": (
-        "405 405 405 405 405 405 405 405 405 405",
+        "302 200 200 200 200 200 200 200 200 200",
         "302 302 302 302 302 302 302 302 302 302",
     ),
-    "accounts/password_change/": (
+    "accounts/inactive/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/reauthenticate/": (
+        "login 403 403 403 403 403 403 403 403 403",
+        "login 403 403 403 403 403 403 403 403 403",
+    ),
+    "accounts/reauthenticate/code/": (
+        "login 403 403 403 403 403 403 403 403 403",
+        "login 403 403 403 403 403 403 403 403 403",
+    ),
+    "accounts/reauthenticate/code/confirm/": (
+        "login 302 302 302 302 302 302 302 302 302",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/email/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/confirm-email/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/password/change/": (
+        "login 302 302 302 302 302 302 302 302 302",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/password/set/": (
         "login 200 200 200 200 200 200 200 200 200",
         "login 200 200 200 200 200 200 200 200 200",
     ),
-    "accounts/password_change/done/": (
+    "accounts/login/code/confirm/": (
+        "login 302 302 302 302 302 302 302 302 302",
+        "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "accounts/^confirm-email/(?P<key>[-:\\w]+)/$": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "404 404 404 404 404 404 404 404 404 404",
+    ),
+    "accounts/password/reset/key/done/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/^password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "200 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/password/reset/done/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/2fa/": (
         "login 200 200 200 200 200 200 200 200 200",
         "login 405 405 405 405 405 405 405 405 405",
     ),
-    "accounts/password_reset/": (
-        "200 200 200 200 200 200 200 200 200 200",
-        "200 200 200 200 200 200 200 200 200 200",
+    "accounts/2fa/authenticate/": (
+        "login 302 302 302 302 302 302 302 302 302",
+        "login 302 302 302 302 302 302 302 302 302",
     ),
-    "accounts/password_reset/done/": (
+    "accounts/2fa/reauthenticate/": (
+        "login 403 403 403 403 403 403 403 403 403",
+        "login 403 403 403 403 403 403 403 403 403",
+    ),
+    "accounts/2fa/totp/activate/": (
+        "login 403 403 403 403 403 403 403 403 403",
+        "login 403 403 403 403 403 403 403 403 403",
+    ),
+    "accounts/2fa/totp/deactivate/": (
+        "login 404 404 404 404 404 404 404 404 404",
+        "login 404 404 404 404 404 404 404 404 404",
+    ),
+    "accounts/2fa/recovery-codes/": (
+        "login 404 404 404 404 404 404 404 404 404",
+        "login 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/2fa/recovery-codes/generate/": (
+        "login 403 403 403 403 403 403 403 403 403",
+        "login 403 403 403 403 403 403 403 403 403",
+    ),
+    "accounts/2fa/recovery-codes/download/": (
+        "login 404 404 404 404 404 404 404 404 404",
+        "login 404 404 404 404 404 404 404 404 404",
+    ),
+    "accounts/3rdparty/login/cancelled/": (
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
-    "accounts/reset/<uidb64>/<token>/": (
-        "200 200 200 200 200 200 200 200 200 200",
-        "200 200 200 200 200 200 200 200 200 200",
+    "accounts/3rdparty/login/error/": (
+        "401 401 401 401 401 401 401 401 401 401",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/3rdparty/signup/": (
+        "login login login login login login login login login login",
+        "login login login login login login login login login login",
+    ),
+    "accounts/3rdparty/": (
+        "login 200 200 200 200 200 200 200 200 200",
+        "login 200 200 200 200 200 200 200 200 200",
+    ),
+    "accounts/social/login/cancelled/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "301 301 301 301 301 301 301 301 301 301",
+    ),
+    "accounts/social/login/error/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "301 301 301 301 301 301 301 301 301 301",
+    ),
+    "accounts/social/signup/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "301 301 301 301 301 301 301 301 301 301",
+    ),
+    "accounts/social/connections/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "301 301 301 301 301 301 301 301 301 301",
+    ),
+    "accounts/password_reset/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/password_reset/done/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/reset/<str:uidb64>/<str:token>/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
     ),
     "accounts/reset/done/": (
-        "200 200 200 200 200 200 200 200 200 200",
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/password_change/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/password_change/done/": (
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "accounts/verify/<str:token>/": (
+        "301 301 301 301 301 301 301 301 301 301",
         "405 405 405 405 405 405 405 405 405 405",
     ),
     "i18n/setlang/": (
@@ -330,6 +459,19 @@ MATRIX: dict[str, tuple[str, str]] = {
         "200 200 200 200 200 200 200 200 200 200",
         "405 405 405 405 405 405 405 405 405 405",
     ),
+    # -- careers, team histories and the league's records: public, like the standings
+    "players/<id:player_id>/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "teams/<id:team_id>/history/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "leagues/<id:league_id>/records/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
     "leagues/<id:league_id>/edit/": (
         "login 403 403 403 403 403 403 200 403 403",
         "login 403 403 403 403 403 403 200 403 403",
@@ -345,6 +487,14 @@ MATRIX: dict[str, tuple[str, str]] = {
     "leagues/<id:league_id>/schedule/round-robin/": (
         "login 405 405 405 405 405 405 405 405 405",
         "login 302 302 302 302 302 302 302 302 302",
+    ),
+    "leagues/<id:league_id>/season/": (
+        "login 403 403 403 403 403 403 200 403 403",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),
+    "leagues/<id:league_id>/all-time/": (
+        "200 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
     ),
     # -- the 3-LIVE-BB companion: the league's GM referees; a phone's secret link is its key
     "leagues/<id:league_id>/live/new/": (
@@ -376,8 +526,128 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login login login login login login login 200 200 200",
     ),
     "admin/login/": (
-        "200 200 200 200 200 200 200 302 302 302",
-        "200 200 200 200 200 200 200 200 200 200",
+        "301 301 301 301 301 301 301 301 301 301",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "admin/account/emailaddress/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/account/emailaddress/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/account/emailaddress/<path:object_id>/history/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/account/emailaddress/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/account/emailaddress/<path:object_id>/change/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/account/emailaddress/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/mfa/authenticator/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/mfa/authenticator/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/mfa/authenticator/<path:object_id>/history/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/mfa/authenticator/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/mfa/authenticator/<path:object_id>/change/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/mfa/authenticator/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialapp/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialapp/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialapp/<path:object_id>/history/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialapp/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialapp/<path:object_id>/change/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialapp/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialtoken/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialtoken/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialtoken/<path:object_id>/history/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialtoken/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialtoken/<path:object_id>/change/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialtoken/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialaccount/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialaccount/add/": (
+        "login login login login login login login 403 403 200",
+        "login login login login login login login 403 403 200",
+    ),
+    "admin/socialaccount/socialaccount/<path:object_id>/history/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
+    ),
+    "admin/socialaccount/socialaccount/<path:object_id>/delete/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialaccount/<path:object_id>/change/": (
+        "login login login login login login login 403 403 302",
+        "login login login login login login login 403 403 302",
+    ),
+    "admin/socialaccount/socialaccount/<path:object_id>/": (
+        "login login login login login login login 302 302 302",
+        "login login login login login login login 302 302 302",
     ),
     "admin/logout/": (
         "302 302 302 302 302 302 302 405 405 405",
@@ -575,13 +845,56 @@ MATRIX: dict[str, tuple[str, str]] = {
         "login login login login login login login 302 302 302",
         "login login login login login login login 302 302 302",
     ),
-    "admin/^(?P<app_label>auth|teams)/$": (
+    "admin/^(?P<app_label>auth|account|mfa|socialaccount|teams)/$": (
         "login login login login login login login 200 200 200",
         "login login login login login login login 200 200 200",
     ),
     "admin/(?P<url>.*)$": (
         "login login login login login login login 404 404 404",
         "login login login login login login login 404 404 404",
+    ),
+    # -- the league's webhooks (its GM only), the one-click unsubscribe (a signed token)
+    "leagues/<id:league_id>/hooks/": (
+        "login 403 403 403 403 403 403 200 403 403",
+        "login 403 403 403 403 403 403 200 403 403",
+    ),
+    "hooks/<id:hook_id>/remove/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),
+    "hooks/<id:hook_id>/secret/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),
+    "hooks/<id:hook_id>/switch/": (
+        "login 405 405 405 405 405 405 405 405 405",
+        "login 403 403 403 403 403 403 302 403 403",
+    ),
+    "matches/notifications/unsubscribe/<str:token>/": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "404 404 404 404 404 404 404 404 404 404",
+    ),
+    # -- live push: a stream opens to whoever may read what it follows, 404 to the rest (the
+    # live table's to its referee, a phone's to the holder of its token)
+    "matches/<id:pk>/stream/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/<id:pk>/watching/": (
+        "404 404 200 200 200 200 200 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "matches/mine/stream/": (
+        "404 200 200 200 200 200 200 200 200 200",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "live/<id:pk>/stream/": (
+        "404 404 404 404 404 404 404 200 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
+    ),
+    "live/<id:pk>/phone/<token:token>/stream/": (
+        "404 404 404 404 404 404 404 404 404 404",
+        "405 405 405 405 405 405 405 405 405 405",
     ),
 }
 

@@ -4,12 +4,15 @@ sequence) is a sentence with its data, in the reader's language, never a bare la
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import translation
 
-from matches.models import Match, Post
+from matches import services
+from matches.models import Fixture, Match, Post
 from matches.thread.page import headline
 from matches.thread.sentences import Names
+from tools.demo_matches import concede, settle_post_match
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +42,10 @@ def test_a_league_match_s_weather_post_shows_the_dice_the_pre_match_rolled() -> 
     """The pre-match rolls the weather first and keeps its dice as "dice" (the kick-off's
     weather as "faces"): the sentence read only "faces" and said "Weather: , Nice."."""
     call_command("load_demo", stdout=StringIO())
-    waiting = Match.objects.filter(status=Match.Status.PRE_MATCH).first()
-    assert waiting is not None, "the demo leaves a fixture in its pre-match"
+    in_play = Match.objects.get(status=Match.Status.IN_PLAY)
+    concede(in_play)
+    settle_post_match(in_play)  # the teams are free: the GM opens the return fixture
+    waiting = services.start_fixture(Fixture.objects.get().pk, User.objects.get(username="gm"))
     weather = waiting.posts.get(summary__step="weather")
     faces = weather.summary["dice"]
     assert len(faces) == 2

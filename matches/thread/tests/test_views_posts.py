@@ -164,3 +164,35 @@ def test_a_post_longer_than_the_documented_cap_is_refused_with_a_clear_message(
     data = {"kind": "ooc", "text": "x" * POST_TEXT_MAX}
     clients["alice"].post(f"/matches/{match.pk}/posts/", data, headers=HX)
     assert Post.objects.filter(kind="ooc").exists()
+
+
+def test_the_thread_is_shared_by_its_readers_but_an_authors_edit_form_is_their_own(
+    match: Match, cast: dict[str, User]
+) -> None:
+    """The thread's HTML is kept per version for every reader who may edit none of its posts;
+    the author's copy carries an edit form whose CSRF token their own browser can post."""
+    post = services.write_post(match.pk, cast["alice"], kind="ic", text="Frist!")
+    url = f"/matches/{match.pk}/"
+    readers = {name: Client(enforce_csrf_checks=True) for name in ("alice", "bob", "erin")}
+    for name, reader in readers.items():
+        reader.force_login(cast[name])
+    pages = {name: reader.get(url).content.decode() for name, reader in readers.items()}
+    edit_form = f'action="/matches/{match.pk}/posts/{post.number}/edit/"'
+    assert edit_form in pages["alice"]
+    assert edit_form not in pages["bob"] and edit_form not in pages["erin"]
+    assert "Frist!" in pages["bob"] and "Frist!" in pages["erin"]
+    # a second browser of alice's gets a copy whose token is good for that browser's secret
+    other_browser = Client(enforce_csrf_checks=True)
+    other_browser.force_login(cast["alice"])
+    for browser in (readers["alice"], other_browser):
+        page = browser.get(url).content.decode()
+        form = page[page.index(edit_form) :]
+        token = form.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+        response = browser.post(
+            f"/matches/{match.pk}/posts/{post.number}/edit/",
+            {"text": "First!", "csrfmiddlewaretoken": token},
+            headers=HX,
+        )
+        assert response.status_code == 200
+    post.refresh_from_db()
+    assert post.text == "First!"

@@ -93,3 +93,53 @@ def test_input_that_is_not_json_is_bad_input(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert json.loads(done.stdout)["ok"] is False
+
+
+def _live_challenge(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(MANAGE), "live_challenge", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_file_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    challenge = {
+        "kind": "levels",
+        "a": {"id": "A"},
+        "b": {"id": "B"},
+        "throws": [["rock", "paper"]],
+    }
+    path.write_text(json.dumps(challenge), encoding="utf-8-sig")
+    done = _live_challenge(path)
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout) == {"ok": True, "winner": "B", "throws_used": 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[]",
+        '{"kind": "levels", "throws": [["rock", "paper"]]}',
+        '{"kind": "levels", "a": {"id": "A"}, "b": {"id": "B"}, "throws": [['
+        + "[" * 50000
+        + "]" * 50000
+        + ', "rock"]]}',
+        '{"kind": "levels", "a": {"id": "A"}, "b": {"id": "B"}, "throws": [['
+        + "[" * 5000
+        + "]" * 5000
+        + ', "rock"]]}',
+    ],
+    ids=["not an object", "no participants", "nested past the parser", "nested deep"],
+)
+def test_input_that_is_not_a_challenge_gets_a_status_live_md_lists_and_exit_2(
+    tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    done = _live_challenge(path)
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"] == "bad_throw"
+    assert len(done.stderr.strip().splitlines()) == 1
