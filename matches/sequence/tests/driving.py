@@ -84,6 +84,8 @@ def finish_now(
         )
         state = services.load_state(match)
         for pid, casualty in (casualties or {}).items():
+            if state.carrier == pid:  # the ball stays where the carrier fell
+                state.carrier, state.ball_at = None, state.players[pid].at
             state.players[pid].casualty = casualty
             state.players[pid].at = None
             state.players[pid].state = "casualty"

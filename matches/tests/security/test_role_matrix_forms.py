@@ -6,6 +6,7 @@ Answers, per role in the order of ROLES below: "login", or the status code, with
 request changed the database (the one who may act) and without it when it must have changed
 nothing at all (the tables the site's forms write, compared row by row)."""
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -20,11 +21,32 @@ from django.test import Client
 from bbweb.models import ApiToken
 from matches import services
 from matches.league.forms import LeagueForm
-from matches.models import Dispute, Fixture, LeagueHook, Match, Post
+from matches.live.models import LiveEvent, LiveMatch
+from matches.models import (
+    Advancement,
+    AuditEntry,
+    CoachPreferences,
+    Dispute,
+    Fixture,
+    LeagueHook,
+    Match,
+    Post,
+    Season,
+    SeasonTeam,
+    Sequence,
+    StandingOrders,
+    TeamMatchRecord,
+    Vacation,
+)
+from matches.record import economy
+from matches.sequence.tests.driving import finish_now, name_the_awards
 from matches.tests.security.matrix_world import World, answer, build_world
+from rules import gamedata
+from teams import rosters
 from teams import services as team_services
+from teams.forms import CreateTeamForm
 from teams.models import Invitation, League, MoveProposal, Player, Team
-from teams.tests.conftest import starting_plan
+from teams.tests.conftest import REAVERS, starting_plan
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +67,16 @@ WRITTEN: tuple[type[Model], ...] = (
     Dispute,
     ApiToken,
     EmailAddress,
+    Season,
+    SeasonTeam,
+    AuditEntry,
+    Advancement,
+    TeamMatchRecord,
+    StandingOrders,
+    Vacation,
+    CoachPreferences,
+    LiveMatch,
+    LiveEvent,
 )
 
 
@@ -83,12 +115,101 @@ def _captains_token(world: World) -> int:
     return ApiToken.objects.get(name="bot").pk
 
 
+def _settings_of(league: League) -> dict[str, Any]:
+    """The league form's fields as the page fills them for this league (a new one: the
+    defaults)."""
+    initial = LeagueForm(instance=league).initial
+    return {k: v for k, v in initial.items() if v is not None}
+
+
 def _league_settings(world: World) -> dict[str, Any]:
-    initial = LeagueForm(instance=world.league).initial
-    return {**{k: v for k, v in initial.items() if v is not None}, "name": "Liga renombrada"}
+    return {**_settings_of(world.league), "name": "Liga renombrada"}
 
 
-# route's name: (URL, the real form's fields, the answers per role)
+def _new_league(world: World) -> dict[str, Any]:
+    return {**_settings_of(League()), "name": "Liga Nueva"}
+
+
+def _over(world: World, fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields, the home team's match over (its teams free for another match, its roster
+    free to change)."""
+    _no_fields_once_the_match_is_over(world)
+    return fields
+
+
+def _the_new_team(world: World) -> dict[str, Any]:
+    """The team builder's fields for the Reavers' roster, in no league, with no rival."""
+    counts = Counter((p.side, p.position) for p in REAVERS.players)
+    players = {
+        CreateTeamForm.count_field(pos, side): counts[(side, pos.id)]
+        for pos in gamedata.race(REAVERS.race).positions
+        for side in rosters.SIDES
+    }
+    return {
+        "race": REAVERS.race,
+        "name": "Altdorf Eagles",
+        "league": "",
+        "rerolls": REAVERS.rerolls,
+        "fan_factor": REAVERS.fan_factor,
+        "assistant_coaches": 0,
+        "cheerleaders": 0,
+        "rival": "",
+        **players,
+    }
+
+
+def _the_season_closed(world: World) -> dict[str, Any]:
+    """The season closed by the GM once the match is over: the next one opens with both
+    teams carrying over."""
+    _no_fields_once_the_match_is_over(world)
+    services.close_season(world.league.pk, world.users["gm"])
+    return {"do": "open", "team": [world.home.pk, world.away.pk]}
+
+
+def _the_roll_after_the_match(world: World) -> str:
+    """The home team wins its match; the awards named (the MJE to Karl, #1 of the captain's
+    side, who had 2 SPP), the post-match opens his improvement roll: its page."""
+    Player.objects.filter(pk=world.player.pk).update(spp=2)
+    name_the_awards(finish_now(world.match, winner="home"))
+    roll = Advancement.objects.filter(match=world.match, player=world.player)
+    return f"/matches/advancements/{roll.latest('pk').pk}/"
+
+
+def _the_fixture_s_pre_match(world: World, *, petty_cash_decided: bool = False) -> int:
+    """The home team's match over, the GM opens the fixture's match: its pre-match starts
+    with the petty cash of the higher-value team (the away team's Orcs). Decided: both teams
+    put nothing into it, and the inducements wait for the away team's captain."""
+    _no_fields_once_the_match_is_over(world)
+    match = services.start_fixture(world.fixture.pk, world.users["gm"])
+    for _team in range(2 if petty_cash_decided else 0):
+        key = services.pre_match_team(Sequence.objects.get(match=match), petty=True)
+        team = match.home_team if key == "home" else match.away_team
+        services.transfer_petty_cash(match.pk, team.captain, side="captain", amount=0)
+        services.transfer_petty_cash(match.pk, team.rival or team.captain, side="rival", amount=0)
+    return match.pk
+
+
+def _nothing_bought(world: World) -> dict[str, Any]:
+    """The inducements form as the away team's captain sends it untouched: every count 0."""
+    counted = [i.id for i in gamedata.inducements_for(world.away.race) if i.id in economy.COUNTED]
+    return {**{f"count_{item}": 0 for item in counted}, "mercenaries": ""}
+
+
+def _the_awards(world: World) -> dict[str, Any]:
+    """The MVP form for the home team, as the away team's captain sees it: its first two
+    players who were in the match."""
+    mje, pje = services.mvp_eligible(world.match, "home")[:2]
+    return {"team": "home", "mje": mje, "pje": pje}
+
+
+def _the_roll_s_first_option(world: World) -> dict[str, Any]:
+    adv = Advancement.objects.filter(match=world.match, player=world.player).latest("pk")
+    return {"choice": adv.options[0]}
+
+
+# route's name: (URL, the real form's fields, the answers per role). The URL's callable runs
+# once and may bring the world to the state the page needs (a post-match, a pre-match); the
+# fields' callable runs again for each role, in the transaction its request is undone with.
 Case = tuple[Callable[[World], str], Callable[[World], dict[str, Any]], str]
 CASES: dict[str, Case] = {
     "a webhook added to the league": (
@@ -180,6 +301,193 @@ CASES: dict[str, Case] = {
         lambda w: "/accounts/profile/",
         lambda w: {"action": "revoke", "token": _captains_token(w)},
         "login 302 302 302 302+ 302 302 302",
+    ),
+    # -- the league's GM: the league, its schedule, its seasons
+    "a league created": (
+        lambda w: "/leagues/new/",
+        _new_league,
+        "login 403 403 403 403 302+ 302+ 302+",
+    ),
+    "a fixture added by hand": (
+        lambda w: f"/leagues/{w.league.pk}/schedule/",
+        lambda w: {"round": 2, "home": w.home.pk, "away": w.away.pk, "scheduled_for": "2030-05-04"},
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "the season scheduled by round robin": (
+        lambda w: f"/leagues/{w.league.pk}/schedule/round-robin/",
+        lambda w: {"first_date": "2030-05-04", "days_between": 7},
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "the season's divisions set": (
+        lambda w: f"/leagues/{w.league.pk}/season/",
+        lambda w: {
+            "do": "divisions",
+            f"division-{w.home.pk}": "Norte",
+            f"division-{w.away.pk}": "Norte",
+        },
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "the season's knockout seeded": (
+        lambda w: f"/leagues/{w.league.pk}/season/",
+        lambda w: {"do": "playoff", "size": 2, "seed": ["", ""]},
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "the season closed": (
+        lambda w: f"/leagues/{w.league.pk}/season/",
+        lambda w: _over(w, {"do": "close"}),
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "the next season opened": (
+        lambda w: f"/leagues/{w.league.pk}/season/",
+        _the_season_closed,
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    "a fixture's match opened": (
+        lambda w: f"/fixtures/{w.fixture.pk}/start/",
+        _no_fields_once_the_match_is_over,
+        "login 403 403 403 403 302+ 403 403",
+    ),
+    # -- the teams: the captain manages the roster, each side's coach its own side
+    "a rival invited to the captain's free team": (
+        lambda w: f"/teams/{_free_team(w)}/invite/",
+        lambda w: {"username": "dave"},
+        "login 403 403 403 302+ 403 403 403",
+    ),
+    "a rookie hired for the captain's side": (
+        lambda w: f"/teams/{w.home.pk}/hire/",
+        lambda w: _over(w, {"position": "human.lineman", "side": "captain", "name": "Rookie"}),
+        "login 403 403 403 302+ 403 403 403",
+    ),
+    "a rookie hired for the rival's side": (
+        lambda w: f"/teams/{w.home.pk}/hire/",
+        lambda w: _over(w, {"position": "human.lineman", "side": "rival", "name": "Rookie"}),
+        "login 403 403 302+ 403 403 403 403",
+    ),
+    "a player's move to the rival's side proposed": (
+        lambda w: f"/teams/{w.home.pk}/players/{w.home.players.get(number=2).pk}/move/",
+        _no_fields_once_the_match_is_over,
+        "login 403 403 403 302+ 403 403 403",
+    ),
+    "a move to the rival's side refused": (
+        lambda w: f"/teams/moves/{w.proposal.pk}/refuse/",
+        lambda w: {},
+        "login 403 403 302+ 403 403 403 403",
+    ),
+    "a team created": (
+        lambda w: "/teams/new/",
+        _the_new_team,
+        "login 200 302+ 302+ 302+ 302+ 302+ 302+",
+    ),
+    # -- notices and clocks: one's own preferences, a coach's own orders and vacation
+    "one's notification preferences saved": (
+        lambda w: "/matches/notifications/",
+        lambda w: {
+            "language": "es",
+            "time_zone": "Europe/Madrid",
+            "email_turn": "on",
+            "email_decision": "on",
+            "email_mention": "on",
+            "digest_kinds": ["warning", "applied"],
+            "digest_hour": 9,
+            "reminders": "24, 4",
+        },
+        "login 302+ 302+ 302+ 302+ 302+ 302+ 302+",
+    ),
+    "a vacation from the league's deadlines": (
+        lambda w: f"/matches/{w.match.pk}/vacation/",
+        lambda w: {"days": 3},
+        "login 403 302+ 302+ 302+ 403 403 403",
+    ),
+    "a coach's standing orders": (
+        lambda w: f"/matches/{w.match.pk}/standing-orders/",
+        lambda w: {
+            "reroll_dodge": "on",
+            "reroll_gfi": "on",
+            "block_die": "best",
+            "block_reroll": "when_down",
+            "wrestle": "always",
+            "break_tackle": "always",
+            "intercept": "never",
+            "intercept_player": "",
+        },
+        "login 403 302+ 302+ 302+ 200 403 403",
+    ),
+    # -- the live companion (3-LIVE-BB): the league's GM referees
+    "a live match started": (
+        lambda w: f"/leagues/{w.league.pk}/live/new/",
+        lambda w: {
+            "home": w.home.pk,
+            "home_name": "",
+            "home_roster": "",
+            "away": w.away.pk,
+            "away_name": "",
+            "away_roster": "",
+        },
+        "login 302 302 302 302 302+ 302 302",
+    ),
+    "live matches counted in the standings": (
+        lambda w: f"/leagues/{w.league.pk}/live/counts/",
+        lambda w: {"count": "0" if w.league.live_matches_count else "1"},
+        "login 302 302 302 302 302+ 302 302",
+    ),
+    "a live match's kick-off": (
+        lambda w: f"/live/{w.live.pk}/act/kick_off/",
+        lambda w: {"key": "5f0c8e0a7d8b4c1e9a6b3d2f1e0c9b8a", "kicking": "away"},
+        "login 302 302 302 302 302+ 302 302",
+    ),
+    # -- the match: scheduled by a GM, controlled by its GM, a roll taken by the side's coach
+    "a match scheduled": (
+        lambda w: "/matches/new/",
+        lambda w: _over(w, {"home": w.home.pk, "away": w.away.pk, "house_rules": "on"}),
+        "login 403 403 403 403 302+ 200 302+",
+    ),
+    "the match locked while disputed": (
+        lambda w: f"/matches/{w.match.pk}/control/lock/",
+        lambda w: {"next": f"/matches/{w.match.pk}/disputes/"},
+        "login 404 403 403 403 302+ 404 404",
+    ),
+    "the match's deadline extended": (
+        lambda w: f"/matches/{w.match.pk}/control/extend/",
+        lambda w: {"next": f"/matches/{w.match.pk}/disputes/", "hours": 24},
+        "login 404 403 403 403 302+ 404 404",
+    ),
+    "the favourite's petty cash": (
+        lambda w: f"/matches/{_the_fixture_s_pre_match(w)}/prematch/petty-cash/",
+        lambda w: {"side": "captain", "amount": 10000},
+        "403 403 302+ 403 403 403 403 403",
+    ),
+    "the favourite's inducements": (
+        lambda w: (
+            f"/matches/{_the_fixture_s_pre_match(w, petty_cash_decided=True)}/prematch/inducements/"
+        ),
+        _nothing_bought,
+        "403 403 302+ 403 403 403 403 403",
+    ),
+    "the winner's winnings die kept": (
+        lambda w: f"/matches/{finish_now(w.match, winner='home').pk}/postmatch/reroll/",
+        lambda w: {"reroll": "no"},
+        "404 404 403 403 302+ 403 404 404",
+    ),
+    "the awards given by the opposing captain": (
+        lambda w: f"/matches/{finish_now(w.match, winner='home').pk}/postmatch/mvp/",
+        _the_awards,
+        "404 404 302+ 403 403 403 404 404",
+    ),
+    "an improvement roll's skill taken": (
+        _the_roll_after_the_match,
+        _the_roll_s_first_option,
+        "404 404 403 403 302+ 403 404 404",
+    ),
+    # -- the account pages: each acts on its own account
+    "one's own API token made": (
+        lambda w: "/accounts/profile/",
+        lambda w: {"action": "make", "name": "bot", "lifetime": "30"},
+        "login 200+ 200+ 200+ 200+ 200+ 200+ 200+",
+    ),
+    "an address added to one's account": (
+        lambda w: "/accounts/email/",
+        lambda w: {"action_add": "", "email": "second@example.net"},
+        "login 302+ 302+ 302+ 302+ 302+ 302+ 302+",
     ),
 }
 
