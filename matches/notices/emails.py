@@ -45,7 +45,13 @@ MARK_PAUSE = 0.5  # seconds, doubled at each try: 3.5 s in all, within the task'
 DECISION_QUIET = timedelta(minutes=3)
 
 
+# Notices of the GM's office rather than of a coach's preferences: no opt-out, no digest.
+GM_DUTIES = frozenset(("gm_needed",))
+
+
 def recipients_for(match: Match, actor: str) -> list[User]:
+    if actor == "gm":
+        return [match.gm] if match.gm is not None and match.gm.email else []
     team_key, _sep, side = actor.partition(":")
     team = match.home_team if team_key == "home" else match.away_team
     user = team.captain if side == "captain" or team.rival is None else team.rival
@@ -101,6 +107,15 @@ def _compose(kind: str, match: Match, context: dict[str, Any]) -> tuple[str, str
             )
             % {**names, "deadline": deadline},
         )
+    if kind == "gm_needed":
+        return (
+            _("bbweb: %(match)s waits for your ruling") % names,
+            _(
+                "A time bank ran out (%(sides)s) and the match is paused. Give time back, "
+                "award or end the match, then resume it: %(link)s"
+            )
+            % {**names, "sides": _sides(match, context.get("ran_out", []))},
+        )
     if kind == "applied":
         return (
             _("bbweb: a deadline passed in %(match)s") % names,
@@ -124,6 +139,16 @@ def _compose(kind: str, match: Match, context: dict[str, Any]) -> tuple[str, str
     )
 
 
+def _sides(match: Match, actors: list[str]) -> str:
+    """``home:captain``... as "Reikland Reavers, the captain's side"."""
+    names = Names(match)
+    side_names = {"captain": _("the captain's side"), "rival": _("the rival's side")}
+    return "; ".join(
+        f"{names.team(team)}, {side_names.get(side, side)}"
+        for team, _sep, side in (actor.partition(":") for actor in actors)
+    )
+
+
 def send(
     kind: str,
     match_id: int,
@@ -140,13 +165,14 @@ def send(
     users = {u.pk: u for actor in actors for u in recipients_for(match, actor)}
     sent = 0
     waiting: list[str] = []
+    duty = kind in GM_DUTIES
     for user in users.values():
         preferences = CoachPreferences.objects.filter(user=user).first()
-        if preferences is not None and not preferences.wants(kind):
+        if preferences is not None and not duty and not preferences.wants(kind):
             continue
         if kind == "warning" and preferences is not None and preferences.reminder_hours:
             continue  # their own reminders stand for the fixed warnings (``remind``)
-        if preferences is not None and kind in preferences.digest_kinds:
+        if preferences is not None and not duty and kind in preferences.digest_kinds:
             _hold_for_digest(user, match, kind, key)
             continue
         language = preferences.language if preferences else settings.LANGUAGE_CODE
@@ -157,7 +183,8 @@ def send(
         ) -> tuple[str, str]:
             with translation.override(language), timezone.override(zone):
                 subject, body = _compose(kind, match, context)
-                return subject, body + _receipt_line(match) + unsubscribe.footer(reader, kind)
+                footer = "" if duty else unsubscribe.footer(reader, kind)
+                return subject, body + _receipt_line(match) + footer
 
         try:
             sent += _deliver(user, match, kind, key, compose, resend)
@@ -333,7 +360,9 @@ def _deliver(
     if notice is None:
         return 0
     subject, body = compose()
-    headers = {"Message-ID": _message_id(notice), **unsubscribe.headers(user.pk, kind)}
+    headers = {"Message-ID": _message_id(notice)}
+    if kind in unsubscribe.KINDS:
+        headers.update(unsubscribe.headers(user.pk, kind))
     message = EmailMessage(subject, body, None, [user.email], headers=headers)
     try:
         message.send()

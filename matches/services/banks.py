@@ -180,10 +180,11 @@ def end_at(match: Match, at: datetime) -> None:
     match.banks = banks.to_json()
 
 
-def ask_gm(match: Match, state: MatchState, out: list[str]) -> None:
+def ask_gm(match: Match, state: MatchState, out: list[str]) -> Post:
     """A bank ran out in a league whose GM rules then: the match is paused with a system post
-    that says whose; the GM extends the deadline, awards or ends the match, and resumes it."""
-    core.new_post(
+    that says whose (returned); the GM extends the deadline, awards or ends the match, and
+    resumes it."""
+    post = core.new_post(
         match,
         state,
         kind=Post.Kind.SYSTEM,
@@ -195,6 +196,7 @@ def ask_gm(match: Match, state: MatchState, out: list[str]) -> None:
         match.clock_stopped_at = min(ends, default=core.now())
     match.paused = True
     core.touch(match)
+    return post
 
 
 def shown(match: Match, now: datetime) -> list[dict[str, Any]]:

@@ -283,10 +283,16 @@ def _default_if_due(match: Match, decision_id: int, now: datetime) -> int:
     if decision is None:
         return 0
     if banks.asks_gm(match) and decision.kind != "blitz_claim":
-        banks.ask_gm(match, load_state(match), [decision.to])
+        _ask_gm(match, load_state(match), [decision.to])
         return 1
     default_decision(match, decision)
     return 1
+
+
+def _ask_gm(match: Match, state: MatchState, out: list[str]) -> None:
+    """The match waits for its GM (``banks.ask_gm``), who is told by mail."""
+    post = banks.ask_gm(match, state, out)
+    jobs.notify_on_commit("gm_needed", match, ["gm"], f"bank:{post.number}", ran_out=out)
 
 
 # -- deadlines of the sequence --------------------------------------------------------------------
@@ -390,7 +396,7 @@ def _end_turn_if_due(match: Match, now: datetime) -> int:
             touch(match)
             return 0
         if banks.asks_gm(match):
-            banks.ask_gm(match, state, out)
+            _ask_gm(match, state, out)
             return 1
     if state.phase in SETUP_PHASES:
         _default_setups(match, state, out)

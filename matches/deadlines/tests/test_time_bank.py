@@ -3,15 +3,18 @@ the match and an increment per turn of its team; a bank runs only while its side
 stands during a vacation (within the coach's yearly allowance), and when it runs out the
 league's setting decides: the defaults, or the GM rules."""
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
 from django.utils import timezone
 
 from matches import services
 from matches.deadlines.tests.conftest import STANDARD, Clock, put
-from matches.models import Match, Post
+from matches.models import CoachPreferences, Match, Post
 from matches.services import MatchError, banks
 from matches.services.clocks import start_turn_clock
 from teams.models import League
@@ -179,6 +182,31 @@ def test_a_bank_run_out_pauses_the_match_for_the_gm_when_the_league_says_so(
     assert post.summary == {"message": "bank_ran_out", "actors": ["home:captain", "home:rival"]}
     clock.advance(hours=5)
     assert services.expire_deadlines() == 0  # the match waits for the GM
+
+
+def test_the_gm_is_mailed_in_their_language_when_a_bank_run_out_waits_for_them(
+    banked: Match, league: League, gm: User, clock: Clock, on_commit: Callable[..., Any]
+) -> None:
+    league.bank_run_out = League.BankRunOut.GM
+    league.save()
+    gm.email = "gm@example.org"
+    gm.save()
+    # A GM who turned every coach's notice off and wants a digest still hears of a duty.
+    CoachPreferences.objects.create(
+        user=gm, language="es", email_turn=False, email_applied=False, digest_kinds=["applied"]
+    )
+    assert banked.gm_id == gm.pk
+    clock.advance(hours=85)
+    with on_commit():
+        assert services.expire_deadlines() == 1
+    [message] = [m for m in mail.outbox if m.to == ["gm@example.org"]]
+    assert "espera tu decisión" in message.subject
+    assert "Reikland Reavers" in message.body and f"/matches/{banked.pk}/" in message.body
+    assert "List-Unsubscribe" not in message.extra_headers  # the office's duty, not a choice
+    with on_commit():
+        clock.advance(hours=5)
+        services.expire_deadlines()
+    assert len([m for m in mail.outbox if m.to == ["gm@example.org"]]) == 1
 
 
 def test_a_decisions_bank_run_out_waits_for_the_gm_when_the_league_says_so(
