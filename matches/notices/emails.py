@@ -263,8 +263,15 @@ def _still_due(match: Match, deadline: str) -> datetime | None:
             .first()
         )
     half, team, turn = current_turn(match.pk)
-    if ref != f"{half}:{team}:{turn}" or match.status != Match.Status.IN_PLAY:
+    turn_ref, actor = ref.split(":", 3)[:3], ref.split(":", 3)[3:]
+    if ":".join(turn_ref) != f"{half}:{team}:{turn}" or match.status != Match.Status.IN_PLAY:
         return None
+    if actor:  # a side's own time bank: due while it runs
+        started = (match.banks or {}).get("since", {}).get(actor[0])
+        if started is None:
+            return None
+        left = timedelta(seconds=match.banks["left"][actor[0]])
+        return datetime.fromisoformat(started) + left
     return match.turn_deadline_at
 
 

@@ -58,6 +58,10 @@ class Banks:
             full = timedelta(hours=league_of(match).bank_hours).total_seconds()
             actors = [f"{team}:{side}" for team in TEAMS for side in sides_of(match)]
             return cls({actor: full for actor in actors})
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Banks":
         since = {a: datetime.fromisoformat(at) for a, at in data.get("since", {}).items()}
         return cls(dict(data["left"]), since, data.get("credited", ""))
 

@@ -61,6 +61,7 @@ from matches.services.sequence import (
 )
 from rules.engine import Declaration, MatchState, legal, resolve, ruleset_for
 from rules.engine.lineup import SETUP_PHASES, default_kick, default_setup, setups_awaited
+from teams.models import League
 
 log = logging.getLogger(__name__)
 
@@ -631,8 +632,9 @@ def send_deadline_warnings(
 
 
 def reminder_key(match_id: int, deadline: str, hours: int) -> str:
-    """A reminder's notice key: its match, its deadline ("decision:PK" or "turn:HALF:TEAM:TURN")
-    and how long before it, so that each goes once."""
+    """A reminder's notice key: its match, its deadline ("decision:PK", "turn:HALF:TEAM:TURN", or
+    with the time bank "turn:HALF:TEAM:TURN:TEAM:SIDE") and how long before it, so that each
+    goes once."""
     return f"reminder:{match_id}:{deadline}:{hours}"
 
 
@@ -725,21 +727,38 @@ def _open_deadlines(now: datetime, horizon: datetime, limit: int) -> list[_Open]
     ).values_list("pk", "match_id", "to", "deadline_at", "created_at")[:limit]:
         if at is not None:  # the filter says so; the column may be empty
             found.append(_Open(match_id, f"decision:{pk}", at, created, (to,)))
-    for match_id, state, at, hours in Match.objects.filter(
+    for match_id, state, at, hours, clock, bank in Match.objects.filter(
         status=Match.Status.IN_PLAY,
         paused=False,
         locked=False,
         turn_deadline_at__gt=now,
         turn_deadline_at__lte=horizon,
-    ).values_list("pk", "state", "turn_deadline_at", "league__turn_deadline_hours")[:limit]:
+    ).values_list(
+        "pk", "state", "turn_deadline_at", "league__turn_deadline_hours", "league__clock", "banks"
+    )[:limit]:
         if at is None:
             continue
         team = state.get("active", "home")
         turn = f"turn:{state.get('half', 1)}:{team}:{state.get('turn', {}).get(team, 0)}"
+        if clock == League.Clock.BANK and bank:
+            found.extend(_bank_deadlines(match_id, turn, bank, now, horizon))
+            continue
         # The turn's clock started its length before it falls (a vacation or a pause moved both).
         started = at - timedelta(hours=hours or DEFAULT_TURN_HOURS)
         found.append(_Open(match_id, turn, at, started, (f"{team}:captain", f"{team}:rival")))
     return found
+
+
+def _bank_deadlines(
+    match_id: int, turn: str, bank: dict[str, Any], now: datetime, horizon: datetime
+) -> Iterator[_Open]:
+    """With the time bank each side that must act has a deadline of its own: the moment its
+    bank runs out, set when the bank last started running ("turn:...:TEAM:SIDE")."""
+    banks_now = banks.Banks.from_json(bank)
+    for actor, started in banks_now.since.items():
+        ends = banks_now.ends(actor)
+        if now < ends <= horizon:
+            yield _Open(match_id, f"{turn}:{actor}", ends, started, (actor,))
 
 
 def _coach(coaches: tuple[int, int | None, int, int | None], actor: str) -> int:

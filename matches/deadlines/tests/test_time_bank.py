@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from matches import services
 from matches.deadlines.tests.conftest import STANDARD, Clock, put
@@ -207,6 +207,34 @@ def test_the_gm_is_mailed_in_their_language_when_a_bank_run_out_waits_for_them(
         clock.advance(hours=5)
         services.expire_deadlines()
     assert len([m for m in mail.outbox if m.to == ["gm@example.org"]]) == 1
+
+
+def test_each_side_is_reminded_before_its_own_bank_runs_out_and_not_once_its_part_is_done(
+    banked: Match, alice: User, bob: User, clock: Clock, on_commit: Callable[..., Any]
+) -> None:
+    services.save_preferences(alice, reminder_hours=[72, 24])
+    services.save_preferences(bob, reminder_hours=[72, 24])
+    began = clock()
+    clock.advance(hours=5)
+    services.declare(banked.pk, alice, {"action": "end_turn"}, side="captain")
+    # bob's bank has run since the turn began: 84 h in all, 71 h left after 13 h
+    clock.advance(hours=8)
+    with on_commit():
+        services.sweep()
+    heard = [str(m.subject) for m in mail.outbox if m.to == ["bob@example.org"]]
+    assert heard == [f"bbweb: your deadline in {banked} is 72 hours away"]
+    clock.advance(hours=48)  # 23 h left
+    with on_commit():
+        services.sweep()
+        services.sweep()
+    heard = [str(m.subject) for m in mail.outbox if m.to == ["bob@example.org"]]
+    assert heard[1:] == [f"bbweb: your deadline in {banked} is 24 hours away"]
+    runs_out = formats.date_format(
+        timezone.localtime(began + timedelta(hours=84)), "DATETIME_FORMAT"
+    )
+    assert runs_out in mail.outbox[-1].body
+    # alice ended her part of the turn: her bank stands, and no reminder of it comes
+    assert [m for m in mail.outbox if m.to == ["alice@example.org"]] == []
 
 
 def test_a_decisions_bank_run_out_waits_for_the_gm_when_the_league_says_so(
