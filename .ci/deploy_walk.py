@@ -5,8 +5,9 @@ with DJANGO_DEBUG=0 by gunicorn behind Debian's nginx configured from deploy/ngi
     python .ci/deploy_walk.py walk URL plan.json CA SETUP_JSON   (HTTP only, standard library)
 
 ``plan`` lists every page of the URLconf that takes no argument (from the resolver) and the
-demo's pages (its matches in play, finished and in their pre-match: the match, pre- and
-post-match, league, teams, replay, verify, and a live companion's pages). ``walk`` goes over
+demo's pages (its matches in play and finished: the match, post-match, league with the
+return fixture a team can open once its match in play has finished, teams, replay, verify,
+and a live companion's pages). ``walk`` goes over
 them as an anonymous visitor and as a logged-in coach (alice), fails on any 5xx, checks that
 every static file a page names is served under its hashed name, then shows that one client's
 21 failed logins (and 21 bad API tokens) leave another client's login (and token) working:
@@ -84,8 +85,7 @@ def plan() -> dict[str, Any]:
     statuses = Match.Status
     in_play = Match.objects.filter(league=league, status=statuses.IN_PLAY).order_by("pk").first()
     finished = Match.objects.filter(league=league, status=statuses.FINISHED).first()
-    waiting = Match.objects.filter(league=league, status=statuses.PRE_MATCH).first()
-    assert in_play and finished and waiting, "the demo's three matches"
+    assert in_play and finished, "the demo's two matches"
     teams = list(league.teams.order_by("pk"))
     companion = LiveMatch.objects.filter(league=league).first()
     if companion is None:
@@ -95,12 +95,11 @@ def plan() -> dict[str, Any]:
         reverse("gm:league", args=[league.pk]),
         *(reverse("teams:detail", args=[team.pk]) for team in teams),
         *(reverse("teams:export", args=[team.pk]) for team in teams),
-        reverse("sequence:prematch", args=[waiting.pk]),
         reverse("sequence:postmatch", args=[finished.pk]),
         reverse("live:match", args=[companion.pk]),
         reverse("live:phone", args=[companion.pk, player["token"]]),
     ]
-    for match in (in_play, finished, waiting):
+    for match in (in_play, finished):
         for name in ("detail", "verify", "forum", "thread", "replay", "replay_frames", "live"):
             demo.append(reverse(f"matches:{name}", args=[match.pk]))
         demo.append(reverse("gm:match_disputes", args=[match.pk]))
