@@ -70,6 +70,11 @@ def _browser_for(
 ) -> Page:
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     contexts.append(context)
+    # No server-sent events: the pages poll instead, their fallback. This test is about the
+    # fixture's way through the pages; under the live server's WSGI each person's streams hold
+    # a thread and renew their presence in Redis for as long as the test runs, which on a busy
+    # machine starved the post-match page's requests (the push has tests of its own).
+    context.route("**/stream/**", lambda route: route.abort())
     page = context.new_page()
     page.goto(f"{server.url}/accounts/login/?next=/")
     page.get_by_label("Username").fill(user.username)
