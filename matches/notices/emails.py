@@ -263,14 +263,14 @@ def _still_due(match: Match, deadline: str) -> datetime | None:
             .first()
         )
     half, team, turn = current_turn(match.pk)
-    turn_ref, actor = ref.split(":", 3)[:3], ref.split(":", 3)[3:]
+    *turn_ref, actor = ref.split(":", 3) if ref.count(":") > 2 else [*ref.split(":"), ""]
     if ":".join(turn_ref) != f"{half}:{team}:{turn}" or match.status != Match.Status.IN_PLAY:
         return None
     if actor:  # a side's own time bank: due while it runs
-        started = (match.banks or {}).get("since", {}).get(actor[0])
+        started = (match.banks or {}).get("since", {}).get(actor)
         if started is None:
             return None
-        left = timedelta(seconds=match.banks["left"][actor[0]])
+        left = timedelta(seconds=match.banks["left"][actor])
         return datetime.fromisoformat(started) + left
     return match.turn_deadline_at
 
