@@ -8,7 +8,8 @@
   "use strict";
   var SAFETY_MS = 30000;
   var open = false;
-  var lastFetch = 0;
+  // The page was fetched whole as it loaded: its first safety poll is due SAFETY_MS later.
+  var lastFetch = Date.now();
   // The version the stream last told of, and the page's own (its [data-version]). A change
   // is fetched once no request of the page is in flight (htmx would drop the trigger, or the
   // late answer of a replaced part would take the pitch with it), and fetched again while
