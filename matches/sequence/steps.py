@@ -77,7 +77,20 @@ def order_text(order: Mapping[str, Any]) -> str:
     return ", ".join(parts) if parts else gettext("nothing")
 
 
-def _players(rows: list[dict[str, Any]]) -> str:
+def named(match: Match, row: Mapping[str, Any]) -> str:
+    """A player of a step's summary as the thread names him ("#3 Gorbag"), the form that
+    the ``player_links`` filter makes a link to his career; by his name alone when the
+    line-up does not hold him (a summary written before it kept the ids)."""
+    lineup = match.lineup
+    info = lineup.get(row.get("id") or "")
+    if info is None and row.get("player") is not None:
+        info = next((i for i in lineup.values() if i.get("pk") == row["player"]), None)
+    if info is None or "number" not in info:
+        return str(row["name"])
+    return f"#{info['number']} {info['name']}"
+
+
+def _players(match: Match, rows: list[dict[str, Any]]) -> str:
     out = []
     for row in rows:
         bits = []
@@ -95,7 +108,7 @@ def _players(rows: list[dict[str, Any]]) -> str:
             bits.append(gettext("second award"))
         out.append(
             gettext("%(name)s %(spp)d SPP (%(what)s)")
-            % {"name": row["name"], "spp": row["spp"], "what": ", ".join(bits)}
+            % {"name": named(match, row), "spp": row["spp"], "what": ", ".join(bits)}
         )
     return "; ".join(out) if out else gettext("nobody")
 
@@ -225,8 +238,8 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
             )
             % {
                 "team": team_name(match, s["team"]),
-                "mje": s["mje"]["name"],
-                "pje": s["pje"]["name"],
+                "mje": named(match, s["mje"]),
+                "pje": named(match, s["pje"]),
             }
             + by_default
         )
@@ -263,14 +276,14 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
     if step == "spp":
         return " ".join(
             gettext("SPP of %(team)s: %(players)s.")
-            % {"team": team_name(match, key), "players": _players(s[key])}
+            % {"team": team_name(match, key), "players": _players(match, s[key])}
             for key in ("home", "away")
         )
     if step == "injuries":
         parts = []
         for key in ("home", "away"):
             rows = [
-                f"{row['name']}: {INJURIES.get(row['injury'], row['injury'])}"
+                f"{named(match, row)}: {INJURIES.get(row['injury'], row['injury'])}"
                 + (gettext(" (does not last)") if row.get("ignored") else "")
                 for row in s[key]
             ]
@@ -285,7 +298,7 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
     if step == "improvement_rolls":
         return gettext("Improvement rolls: %(list)s.") % {
             "list": "; ".join(
-                f"{row['name']} {row['dice'][0]} + {row['dice'][1]}"
+                f"{named(match, row)} {row['dice'][0]} + {row['dice'][1]}"
                 + (gettext(" (a double)") if row["dice"][0] == row["dice"][1] else "")
                 for row in s["rolls"]
             )
@@ -294,7 +307,7 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
         return (
             gettext("%(name)s (%(a)d + %(b)d) takes %(choice)s; now worth %(value)s.")
             % {
-                "name": s["name"],
+                "name": named(match, s),
                 "a": s["dice"][0],
                 "b": s["dice"][1],
                 "choice": stat_or_skill(s["choice"]),
@@ -310,7 +323,7 @@ def step_text(match: Match, summary: Mapping[str, Any]) -> str:
             "away_value": gp(s["away"]),
         }
     if step == "journeymen":
-        names = [row["name"] for key in ("home", "away") for row in s[key]]
+        names = [named(match, row) for key in ("home", "away") for row in s[key]]
         return gettext("Journeymen who may be hired for good: %(names)s.") % {
             "names": ", ".join(names)
         }

@@ -127,15 +127,17 @@
     });
   });
 
-  // Earlier posts arrive above the thread: the reader's focus goes to the first of them.
+  // Earlier posts arrive above the thread: the reader's focus goes to the first of them. The
+  // mark is only set here and cleared once used: another part's swap (the watching list, a
+  // poll) may come between this swap and its settle.
   var earlier = false;
   document.addEventListener("htmx:beforeSwap", function (e) {
-    earlier = e.detail.target.classList.contains("earlier");
+    if (e.detail.target.classList.contains("earlier")) { earlier = true; }
   });
   document.addEventListener("htmx:afterSettle", function () {
     var first = earlier && document.querySelector("#thread article");
-    earlier = false;
     if (!first) { return; }
+    earlier = false;
     // a turn cut in two by the page break is one group again
     var turns = document.querySelectorAll("#thread > .turn");
     for (var i = turns.length - 1; i > 0; i--) {

@@ -2,8 +2,11 @@
 a reader goes to the league, the SPP leader's career page (the figures the post-match
 recorded), the player's team, its history with the chart and the head-to-head; in Spanish,
 from the league to the records and on to a player's career; and at phone size (390 px) the
-standings, the post-match page, a player page and the team's chart scroll no page sideways."""
+standings, the post-match page, a player page and the team's chart scroll no page sideways; in
+French on a phone and in Japanese, from a match of the league to its post-match page, where the
+players its steps name are links to their careers."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -116,3 +119,41 @@ def test_at_phone_size_no_table_or_chart_scrolls_the_page_sideways(
     expect(page.get_by_test_id("figures-value").locator("tbody tr")).to_have_count(2)
     _no_sideways_scroll(page)
     phone.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "leagues", "viewport"),
+    [
+        ("fr", "Ligues", {"width": 390, "height": 844}),
+        ("ja", "リーグ", {"width": 1280, "height": 900}),
+    ],
+)
+def test_from_a_match_of_the_league_the_post_match_names_lead_to_the_careers(
+    live_server: LiveServer,
+    browser: Browser,
+    season: list[Match],
+    language: str,
+    leagues: str,
+    viewport: dict[str, int],
+) -> None:
+    league = season[0].league
+    assert league is not None
+    context = browser.new_context(viewport=viewport, is_mobile=viewport["width"] < 500)  # type: ignore[arg-type]
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    _to_the_league(page, live_server, leagues, league.name)
+    fixture = page.locator('[data-testid^="fixture-"]').first
+    fixture.get_by_role("link", name=_MATCH[language], exact=True).click()
+    page.get_by_test_id("postmatch-link").click()
+    awards = page.locator('li[data-step="mvp"]').first.get_by_role("link")
+    expect(awards).to_have_count(2)  # the MVP and the second award
+    mvp = awards.first.inner_text()
+    assert re.fullmatch(r"#\d+ .+", mvp), mvp
+    _no_sideways_scroll(page)
+    awards.first.click()
+    expect(page.get_by_role("heading", name=mvp, exact=True)).to_be_visible()
+    expect(page.get_by_test_id("matches")).not_to_have_text("0")
+    context.close()
+
+
+_MATCH = {"fr": "match", "ja": "試合"}

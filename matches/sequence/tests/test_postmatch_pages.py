@@ -85,9 +85,14 @@ def test_the_post_match_steps_read_in_english_and_spanish(
     services.choose_mvp(after.pk, cast["carol"], team="home", mje="h2", pje="h3")
     services.choose_mvp(after.pk, cast["alice"], team="away", mje="a1", pje="a2")
     url = reverse("sequence:postmatch", args=[after.pk])
+    otto, johann = _career_link(after, "h2"), _career_link(after, "h3")
+    assert ">#2 Otto Brandt</a>" in otto
     english = _client().get(url).content.decode()
     assert "Final score 1-0: Reikland Reavers wins." in english
-    assert "Awards to Reikland Reavers, chosen by the opposing captain: MVP Otto Brandt" in english
+    assert (
+        f"Awards to Reikland Reavers, chosen by the opposing captain: MVP {otto}, "
+        f"second award {johann}." in english
+    )
     assert (
         "Winnings of Reikland Reavers (a win): (2 + FAME 0 + 1) x 10,000 = 30,000 gp, less 0 gp "
         "of spiralling expenses: 30,000 gp." in english
@@ -95,15 +100,20 @@ def test_the_post_match_steps_read_in_english_and_spanish(
     assert "16,000 gp to the captain&#x27;s side, 14,000 gp to the rival&#x27;s side" in english
     spanish = _client(lang="es").get(url).content.decode()
     assert "Resultado final 1-0: gana Reikland Reavers." in spanish
-    assert (
-        "Premios para Reikland Reavers, elegidos por el capitán rival: MJE Otto Brandt" in spanish
-    )
+    assert f"Premios para Reikland Reavers, elegidos por el capitán rival: MJE {otto}" in spanish
     assert (
         "Recaudación de Reikland Reavers (victoria): (2 + FAMA 0 + 1) x 10.000 = 30\xa0000 mo"
         in (spanish)
     )
     assert "16\xa0000 mo para el bando del capitán, 14\xa0000 mo para el bando del rival" in spanish
-    assert "PE de Reikland Reavers: Otto Brandt 5 PE (MJE); Johann Weiss 4 PE (PJE)." in spanish
+    assert f"PE de Reikland Reavers: {otto} 5 PE (MJE); {johann} 4 PE (PJE)." in spanish
+
+
+def _career_link(match: Match, engine_id: str) -> str:
+    """How a step's sentence names a player of the match: "#N Name", a link to his career."""
+    info = match.lineup[engine_id]
+    href = reverse("history:player", args=[info["pk"]])
+    return f'<a href="{href}">#{info["number"]} {info["name"]}</a>'
 
 
 def test_the_mvp_form_is_offered_to_the_opposing_captain_only(
